@@ -1,0 +1,54 @@
+import type { RuleDef } from '../rules/types.js';
+import { isPlaceholder } from '../rules/placeholders.js';
+import { shannonEntropy } from '../validators/entropy.js';
+
+/**
+ * The JavaScript checks that run after a pattern matched, shared by the engine and the reference
+ * matcher so both accept exactly the same matches. All are O(match length + context distance).
+ */
+export interface MatchChecks {
+  /** `text` is the decoded text around the match; indices are into it. */
+  accept(text: string, matchStart: number, matchEnd: number, valueStart: number, valueEnd: number): boolean;
+}
+
+const kDefaultBoundary = 'A-Za-z0-9';
+
+function classTest(body: string | undefined): ((code: number) => boolean) | null {
+  const cls = body ?? kDefaultBoundary;
+  if (cls === '') return null;
+  const re = new RegExp(`^[${cls}]$`, 'u');
+  const ascii = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+  return (code) => (code < 128 ? ascii[code] === 1 : re.test(String.fromCharCode(code)));
+}
+
+export function compileChecks(rule: RuleDef): MatchChecks {
+  const left = classTest(rule.boundary?.left);
+  const right = classTest(rule.boundary?.right);
+  const ctx = rule.context;
+  const ctxWords = ctx?.words.map((w) => w.toLowerCase()) ?? [];
+  const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
+  const { minEntropy, validate } = rule;
+  return {
+    accept(text, ms, me, vs, ve) {
+      if (left && ms > 0 && left(text.charCodeAt(ms - 1))) return false;
+      if (right && me < text.length && right(text.charCodeAt(me))) return false;
+      const value = text.slice(vs, ve);
+      if (value.length === 0) return false;
+      if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) return false;
+      if (suppress && isPlaceholder(value)) return false;
+      if (validate && !validate(value)) return false;
+      if (ctx) {
+        const before = text.slice(Math.max(0, ms - ctx.before), ms).toLowerCase();
+        const after = ctx.after ? text.slice(me, me + ctx.after).toLowerCase() : '';
+        if (!ctxWords.some((w) => before.includes(w) || after.includes(w))) return false;
+      }
+      return true;
+    },
+  };
+}
+
+/** Window context a rule needs on each side of a match (context words, one boundary character). */
+export function contextReach(rule: RuleDef): number {
+  return Math.max(rule.context?.before ?? 0, rule.context?.after ?? 0) + 1;
+}

@@ -1,0 +1,3 @@
+import type { RuleDef } from '../types.js';
+
+export const piiRules: readonly RuleDef[] = [];

@@ -1,0 +1,43 @@
+import type { RuleDef } from './types.js';
+import { compileChecks } from '../engine/checks.js';
+
+export interface ReferenceMatch {
+  /** Span of the value (the rule's group) in `text`, UTF-16 indices. */
+  start: number;
+  end: number;
+  value: string;
+}
+
+/**
+ * The slow, obviously-correct matcher: the rule's pattern as a V8 RegExp over the whole decoded text,
+ * then the same checks as the engine. For rule authors' examples and as the oracle of conformance
+ * tests; never used on the scanning path (V8 is not linear-time on hostile input).
+ */
+export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] {
+  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'giu' : 'gu');
+  const checks = compileChecks(rule);
+  const group = rule.group ?? 0;
+  const out: ReferenceMatch[] = [];
+  let lastEnd = -1;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    const ms = m.index;
+    const me = ms + m[0].length;
+    const g = m[group];
+    if (g === undefined) continue;
+    const vs = group === 0 ? ms : ms + m[0].indexOf(g);
+    const ve = vs + g.length;
+    if (ms < lastEnd) continue;
+    if (!checks.accept(text, ms, me, vs, ve)) {
+      // Retry one position later, as the engine's windows would see a later start.
+      re.lastIndex = ms + 1;
+      continue;
+    }
+    out.push({ start: vs, end: ve, value: g });
+    lastEnd = me;
+  }
+  return out;
+}

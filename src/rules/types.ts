@@ -1,0 +1,92 @@
+/**
+ * The shape of one managed rule. Rules are data: the engine compiles every enabled rule's trigger into
+ * one shared prefilter pass, confirms candidates with the rule's RE2 pattern inside a bounded window,
+ * then runs the cheap JavaScript checks declared here (boundaries, context, entropy, validator,
+ * placeholder suppression). A rule never sees more than its window, so scanning stays linear.
+ */
+
+/** The three data classes of the spec (tags used by the Rulesets API's `categories` overrides). */
+export type Family = 'pii' | 'financial-information' | 'secrets';
+
+/**
+ * What makes the prefilter hand a rule a candidate. A rule's pattern must overlap the trigger's span,
+ * so a match always contains (or touches) the trigger:
+ * - `keywords`: case-insensitive literals found by one Aho-Corasick pass shared by all rules
+ *   (as gitleaks and trufflehog do). The span is the keyword occurrence.
+ * - `digits`: a run of ASCII digits, where single separators from `separators` (default ` -.`) may sit
+ *   between digits; fires when the run holds between `min` and `max` digits. The span is the run.
+ * - `token`: a maximal run of ASCII letters and digits (no separators) whose length is between `min`
+ *   and `max` and that holds at least one digit (`needsDigit`, default true) and, if `needsLetter`,
+ *   at least one letter. The span is the token.
+ */
+export type Trigger =
+  | { readonly keywords: readonly string[] }
+  | { readonly digits: { readonly min: number; readonly max: number; readonly separators?: string } }
+  | {
+      readonly token: {
+        readonly min: number;
+        readonly max: number;
+        readonly needsDigit?: boolean;
+        readonly needsLetter?: boolean;
+      };
+    };
+
+/** A text the rule must (positive) or must not (negative) find. */
+export interface RuleExample {
+  readonly text: string;
+  /** Content type the example is scanned as; default `text/plain`. */
+  readonly contentType?: string;
+  /** For positives: the exact value (the rule's `group`, decoded text) that must be found. */
+  readonly match?: string;
+}
+
+/** Context the rule needs near its match (Presidio's context words, Macie's keywords). */
+export interface ContextRequirement {
+  /** Case-insensitive words; one must occur within `before` characters before the match (or `after` after it). */
+  readonly words: readonly string[];
+  readonly before: number;
+  readonly after?: number;
+}
+
+export interface RuleDef {
+  /** Stable kebab-case id, never reused or renamed (e.g. `us-ssn`, `aws-access-key-id`). */
+  readonly id: string;
+  /** One sentence shown in findings and in the dashboard. */
+  readonly description: string;
+  readonly family: Family;
+  /** Extra tags: lower-case ISO 3166 alpha-2 country codes (`us`, `gb`…) and topic tags (`card`, `aws`…). */
+  readonly tags: readonly string[];
+  /** Noisy rules are off by default (spec part 1A); they run with `allRules` or when enabled by id/tag. */
+  readonly enabledByDefault: boolean;
+  readonly trigger: Trigger;
+  /**
+   * The confirming pattern in the common subset of RE2 and JavaScript (`u` flag) syntax: no
+   * lookaround, no backreferences, no inline flags. Lead with literals; keep counted repeats bounded.
+   * Word boundaries are better expressed with `boundary` than with a leading `\b`.
+   */
+  readonly pattern: string;
+  /** Case-insensitive matching. */
+  readonly ignoreCase?: boolean;
+  /** Capture group holding the sensitive value (reported span, validated, redacted); default 0. */
+  readonly group?: number;
+  /** Longest possible match in characters; the confirmation window is the trigger span ± this. */
+  readonly maxLength: number;
+  /**
+   * Characters that must NOT touch the whole match on each side, as the body of a character class
+   * (`'A-Za-z0-9'`). Default `'A-Za-z0-9'` on both sides; `''` disables the check on that side.
+   */
+  readonly boundary?: { readonly left?: string; readonly right?: string };
+  readonly context?: ContextRequirement;
+  /** Minimum Shannon entropy (bits per character) of the value. */
+  readonly minEntropy?: number;
+  /** Checksum or structural check of the value (pure, no I/O). `false` drops the match. */
+  readonly validate?: (value: string) => boolean;
+  /**
+   * Placeholder suppression (EXAMPLE, xxxx, ${VAR}, {{ }}, one repeated character, published sample
+   * keys). Default true for `secrets`, false otherwise.
+   */
+  readonly suppressPlaceholders?: boolean;
+  readonly examples: { readonly positive: readonly RuleExample[]; readonly negative: readonly RuleExample[] };
+  /** Why the rule is off by default or cannot reach the precision goal, shown in the rule catalogue. */
+  readonly note?: string;
+}
