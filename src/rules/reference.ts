@@ -41,3 +41,36 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
   }
   return out;
 }
+
+/**
+ * Spans where the rule's trigger fires in `text`, computed naively (the engine's prefilter computes the
+ * same spans in one shared pass). A match the engine can report always overlaps one of these.
+ */
+export function referenceTriggerSpans(rule: RuleDef, text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const t = rule.trigger;
+  if ('keywords' in t) {
+    const lower = text.toLowerCase();
+    for (const kw of t.keywords) {
+      const k = kw.toLowerCase();
+      for (let i = lower.indexOf(k); i !== -1; i = lower.indexOf(k, i + 1)) spans.push([i, i + k.length]);
+    }
+  } else if ('digits' in t) {
+    const seps = (t.digits.separators ?? ' -.').replace(/[\\\]^-]/g, '\\$&');
+    const re = seps ? new RegExp(`[0-9](?:[${seps}]?[0-9])*`, 'g') : /[0-9]+/g;
+    for (const m of text.matchAll(re)) {
+      const digits = m[0].replace(/[^0-9]/g, '').length;
+      if (digits >= t.digits.min) spans.push([m.index, m.index + m[0].length]);
+    }
+  } else {
+    const { min, max, needsDigit = true, needsLetter = false } = t.token;
+    for (const m of text.matchAll(/[A-Za-z0-9]+/g)) {
+      const s = m[0];
+      if (s.length < min || s.length > max) continue;
+      if (needsDigit && !/[0-9]/.test(s)) continue;
+      if (needsLetter && !/[A-Za-z]/.test(s)) continue;
+      spans.push([m.index, m.index + s.length]);
+    }
+  }
+  return spans.sort((a, b) => a[0] - b[0]);
+}

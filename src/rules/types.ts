@@ -13,15 +13,16 @@ export type Family = 'pii' | 'financial-information' | 'secrets';
  * so a match always contains (or touches) the trigger:
  * - `keywords`: case-insensitive literals found by one Aho-Corasick pass shared by all rules
  *   (as gitleaks and trufflehog do). The span is the keyword occurrence.
- * - `digits`: a run of ASCII digits, where single separators from `separators` (default ` -.`) may sit
- *   between digits; fires when the run holds between `min` and `max` digits. The span is the run.
+ * - `digits`: a maximal run of ASCII digits in which one separator from `separators` (default ` -.`)
+ *   may sit between two digits (`4111 1111-1111.1111`); fires when the run holds at least `min`
+ *   digits, however long it is (one run may hold several values). The span is the run.
  * - `token`: a maximal run of ASCII letters and digits (no separators) whose length is between `min`
  *   and `max` and that holds at least one digit (`needsDigit`, default true) and, if `needsLetter`,
  *   at least one letter. The span is the token.
  */
 export type Trigger =
   | { readonly keywords: readonly string[] }
-  | { readonly digits: { readonly min: number; readonly max: number; readonly separators?: string } }
+  | { readonly digits: { readonly min: number; readonly separators?: string } }
   | {
       readonly token: {
         readonly min: number;
