@@ -1,0 +1,21 @@
+import { locateGroup, type RegexBackend } from './types.js';
+
+/**
+ * V8's RegExp: the reference path of the conformance suite. Not linear-time in general (backtracking),
+ * so the scanner never chooses it by default; inside the bounded windows it is safe for the bounded
+ * patterns of the managed rules, and it shows what RE2 must agree with.
+ */
+export const v8Backend: RegexBackend = {
+  name: 'v8',
+  linear: false,
+  compile(pattern, ignoreCase, group) {
+    const re = new RegExp(pattern, ignoreCase ? 'giu' : 'gu');
+    return {
+      exec(text, from) {
+        re.lastIndex = from;
+        const m = re.exec(text);
+        return m === null ? null : locateGroup(m, group);
+      },
+    };
+  },
+};

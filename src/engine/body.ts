@@ -1,0 +1,130 @@
+import type { ScanNotice, ScanReport } from '../types.js';
+import { notice } from '../errors.js';
+import { classifyContentType, normalizeCharset, sniffKind } from '../content/index.js';
+import { Matcher } from './matcher.js';
+import type { Program } from './program.js';
+import { createCharsetDecoder, type CharsetDecoder, type CharsetKind } from './text/charset.js';
+import { createEscapeDecoder, type EscapeDecoder, type EscapeSyntax } from './text/escapes.js';
+
+/** The spec's cap: the first 1 MB (1,048,576 bytes) of decoded body is scanned. */
+export const kMaxScanBytes = 1_048_576;
+/** Bytes gathered before decoding, so tiny chunks do not each pay the per-chunk costs. */
+const kCoalesceBytes = 32 * 1024;
+/** Bytes sniffed when the content type is absent or unknown. */
+const kSniffBytes = 512;
+
+export type ContentKind = ScanReport['contentKind'];
+
+const kEscapesFor: Record<Exclude<ContentKind, 'binary'>, EscapeSyntax> = {
+  // Plain text (logs, source, .env) often carries JSON or JavaScript strings: decode their escapes.
+  text: 'json',
+  json: 'json',
+  html: 'html',
+  xml: 'xml',
+};
+
+export interface BodyOptions {
+  contentType?: string | undefined;
+  maxBytes?: number;
+  maxFindings?: number;
+}
+
+/**
+ * One body, pushed as decoded bytes (after Content-Encoding) in chunks of any size. Decides the
+ * content kind (header, else sniffed from the first bytes), decodes the charset and the kind's
+ * escapes, feeds the matcher, stops scanning at the cap and keeps counting. Never throws on content.
+ */
+export class BodyScanner {
+  readonly #program: Program;
+  readonly #maxBytes: number;
+  readonly #maxFindings: number;
+  readonly notices: ScanNotice[] = [];
+  #kind: ContentKind | 'unknown';
+  #charsetKind: CharsetKind = 'utf-8';
+  #charsetLabel = 'utf-8';
+  #matcher: Matcher | null = null;
+  #charset: CharsetDecoder | null = null;
+  #escapes: EscapeDecoder | null = null;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #seen = 0;
+  #scanned = 0;
+
+  constructor(program: Program, opts: BodyOptions = {}) {
+    this.#program = program;
+    this.#maxBytes = Math.min(opts.maxBytes ?? kMaxScanBytes, kMaxScanBytes);
+    this.#maxFindings = opts.maxFindings ?? 10_000;
+    const info = classifyContentType(opts.contentType);
+    this.#kind = info.kind;
+    if (info.kind === 'binary') this.notices.push(notice('SDD_SKIP_BINARY', info.skipReason ?? info.mediaType));
+    const cs = normalizeCharset(info.charset);
+    if (info.charset !== undefined && !cs.supported) this.notices.push(notice('SDD_UNSUPPORTED_CHARSET', info.charset));
+    this.#charsetKind = cs.encoding;
+    this.#charsetLabel = cs.label;
+  }
+
+  /** False once nothing more will be scanned (cap reached, binary, or findings cap): later bytes are only counted. */
+  get wantsMore(): boolean {
+    return this.#kind !== 'binary' && this.#scanned < this.#maxBytes && !(this.#matcher?.findingsTruncated ?? false);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.#seen += chunk.length;
+    if (!this.wantsMore) return;
+    const room = this.#maxBytes - this.#scanned - this.#pendingBytes;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length === 0) return;
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+    if (this.#kind === 'unknown' && this.#pendingBytes < kSniffBytes) return;
+    if (this.#pendingBytes >= kCoalesceBytes || this.#scanned + this.#pendingBytes >= this.#maxBytes) this.#drain(false);
+  }
+
+  end(): Omit<ScanReport, 'bytesReceived'> {
+    this.#drain(true);
+    const matcher = this.#matcher;
+    if (matcher) {
+      matcher.finish();
+      if (matcher.findingsTruncated) this.notices.push(notice('SDD_FINDINGS_TRUNCATED', `kept the first ${this.#maxFindings}`));
+    }
+    if (this.#kind !== 'binary' && this.#seen > this.#scanned) {
+      this.notices.push(notice('SDD_BODY_TRUNCATED', `scanned ${this.#scanned} of ${this.#seen} bytes`));
+    }
+    const invalid = this.#charset?.invalidSequences ?? 0;
+    if (invalid > 0) this.notices.push(notice('SDD_INVALID_UTF8', `${invalid} sequence(s)`));
+    const findings = matcher ? [...matcher.findings].sort((a, b) => a.start - b.start || a.end - b.end) : [];
+    return {
+      findings,
+      contentKind: this.#kind === 'unknown' ? 'text' : this.#kind,
+      bytesScanned: this.#scanned,
+      bytesSeen: this.#seen,
+      truncated: this.#seen > this.#scanned && this.#kind !== 'binary' || (matcher?.findingsTruncated ?? false),
+      notices: this.notices,
+    };
+  }
+
+  #drain(final: boolean): void {
+    if (this.#pendingBytes === 0 && !final) return;
+    let bytes: Uint8Array;
+    if (this.#pending.length === 1) bytes = this.#pending[0]!;
+    else bytes = Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (this.#kind === 'unknown') {
+      this.#kind = sniffKind(bytes.subarray(0, kSniffBytes));
+      if (this.#kind === 'binary') {
+        this.notices.push(notice('SDD_SKIP_BINARY', 'sniffed binary content'));
+        return;
+      }
+    }
+    if (this.#kind === 'binary') return;
+    if (!this.#matcher) {
+      this.#matcher = new Matcher(this.#program, this.#maxFindings);
+      this.#charset = createCharsetDecoder(this.#charsetKind, this.#charsetLabel);
+      this.#escapes = createEscapeDecoder(kEscapesFor[this.#kind]);
+    }
+    this.#scanned += bytes.length;
+    const text = this.#charset!.push(bytes, final);
+    this.#matcher.push(this.#escapes!.push(text, final));
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The detection engine: decoded text → prefilter → windowed RE2 confirmation → checks → redacted
+ * findings. Everything here runs in one thread; src/pool/ spreads it over workers.
+ */
+export { compileProgram, type Program, type CompiledRule } from './program.js';
+export { scanStream, bodyBytes, type ScanLimits } from './stream.js';
+export { BodyScanner, kMaxScanBytes } from './body.js';
+export { resolveBackend, re2WasmBackend, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';

@@ -1,0 +1,262 @@
+/**
+ * The shared linear pass. One loop over the decoded text drives three small state machines at once:
+ * an Aho-Corasick DFA over every rule's keywords (case-insensitive, ASCII), a digit-run tracker for
+ * the numeric classes (cards, IBANs, national ids: no keywords, as the engine-performance notes say),
+ * and an alphanumeric-token tracker. Each reports trigger spans to the rules that asked for them.
+ * State carries across calls, so the spans do not depend on how the text was cut into chunks.
+ */
+
+/** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
+export type EmitCandidate = (rule: number, start: number, end: number) => void;
+
+export interface PrefilterSpec {
+  keywords: ReadonlyArray<{ text: string; rule: number }>;
+  digits: ReadonlyArray<{ rule: number; min: number; separators: string }>;
+  tokens: ReadonlyArray<{ rule: number; min: number; max: number; needsDigit: boolean; needsLetter: boolean }>;
+}
+
+const kDigit = 1;
+const kLetter = 2;
+const kSep = 4;
+const kCols = 128;
+/** A digit run longer than this is reported in pieces, so no window grows with a hostile body. */
+export const kMaxRunSpan = 256;
+
+/** The immutable tables of a prefilter, built once per program and shared by every scan. */
+export class PrefilterTables {
+  readonly delta: Int32Array;
+  readonly depth: Int32Array;
+  readonly outStart: Int32Array;
+  readonly outRule: Int32Array;
+  readonly outLen: Int32Array;
+  readonly cls = new Uint8Array(kCols);
+  readonly digitRules: Array<{ rule: number; min: number }>;
+  readonly tokenRules: PrefilterSpec['tokens'];
+  readonly maxTokenLen: number;
+
+  constructor(spec: PrefilterSpec) {
+    // Aho-Corasick trie over lower-cased keywords.
+    const gotoRows: Array<Map<number, number>> = [new Map()];
+    const outputs: Array<Array<[number, number]>> = [[]];
+    const depth: number[] = [0];
+    for (const { text, rule } of spec.keywords) {
+      const kw = text.toLowerCase();
+      if (kw.length === 0 || !/^[\x01-\x7f]+$/.test(kw)) throw new Error(`keyword must be non-empty ASCII: ${JSON.stringify(text)}`);
+      let s = 0;
+      for (let i = 0; i < kw.length; i++) {
+        const c = kw.charCodeAt(i);
+        let next = gotoRows[s]!.get(c);
+        if (next === undefined) {
+          next = gotoRows.length;
+          gotoRows.push(new Map());
+          outputs.push([]);
+          depth.push(depth[s]! + 1);
+          gotoRows[s]!.set(c, next);
+        }
+        s = next;
+      }
+      if (!outputs[s]!.some(([r]) => r === rule)) outputs[s]!.push([rule, kw.length]);
+    }
+    const n = gotoRows.length;
+    const delta = new Int32Array(n * kCols);
+    const fail = new Int32Array(n);
+    const order: number[] = [];
+    // BFS builds failure links and the full transition table.
+    for (let c = 0; c < kCols; c++) delta[c] = gotoRows[0]!.get(c) ?? 0;
+    for (const child of gotoRows[0]!.values()) order.push(child);
+    for (let qi = 0; qi < order.length; qi++) {
+      const s = order[qi]!;
+      for (const [c, child] of gotoRows[s]!) {
+        order.push(child);
+        fail[child] = delta[fail[s]! * kCols + c]!;
+      }
+      for (let c = 0; c < kCols; c++) {
+        const g = gotoRows[s]!.get(c);
+        delta[s * kCols + c] = g !== undefined ? g : delta[fail[s]! * kCols + c]!;
+      }
+      for (const o of outputs[fail[s]!]!) if (!outputs[s]!.some(([r, l]) => r === o[0] && l === o[1])) outputs[s]!.push(o);
+    }
+    // Case folding: an upper-case letter moves like its lower-case form.
+    for (let s = 0; s < n; s++) for (let c = 65; c <= 90; c++) delta[s * kCols + c] = delta[s * kCols + c + 32]!;
+    this.delta = delta;
+    this.depth = Int32Array.from(depth);
+    const outStart = new Int32Array(n + 1);
+    const flatRule: number[] = [];
+    const flatLen: number[] = [];
+    for (let s = 0; s < n; s++) {
+      outStart[s] = flatRule.length;
+      for (const [r, l] of outputs[s]!) {
+        flatRule.push(r);
+        flatLen.push(l);
+      }
+    }
+    outStart[n] = flatRule.length;
+    this.outStart = outStart;
+    this.outRule = Int32Array.from(flatRule);
+    this.outLen = Int32Array.from(flatLen);
+
+    for (let c = 48; c <= 57; c++) this.cls[c] = kDigit;
+    for (let c = 65; c <= 90; c++) this.cls[c] = kLetter;
+    for (let c = 97; c <= 122; c++) this.cls[c] = kLetter;
+    // Separators are the union of every digit rule's; a rule with fewer separators still sees its own
+    // run inside the longer one, and its pattern decides.
+    for (const d of spec.digits) {
+      for (const ch of d.separators) {
+        const c = ch.charCodeAt(0) & 127;
+        this.cls[c] = this.cls[c]! | kSep;
+      }
+    }
+    this.digitRules = [...spec.digits].sort((a, b) => a.min - b.min);
+    this.tokenRules = spec.tokens;
+    this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
+  }
+
+}
+
+export class Prefilter {
+  readonly #delta: Int32Array;
+  readonly #depth: Int32Array;
+  readonly #outStart: Int32Array;
+  readonly #outRule: Int32Array;
+  readonly #outLen: Int32Array;
+  readonly #cls: Uint8Array;
+  readonly #digitRules: Array<{ rule: number; min: number }>;
+  readonly #tokenRules: PrefilterSpec['tokens'];
+  readonly #maxTokenLen: number;
+
+  // Streaming state.
+  #st = 0;
+  #pos = 0;
+  #runStart = -1;
+  #runDigits = 0;
+  #runEnd = 0;
+  #runSep = false;
+  #runPiece = false;
+  #tokStart = -1;
+  #tokDigit = false;
+  #tokLetter = false;
+
+  constructor(t: PrefilterTables) {
+    this.#delta = t.delta;
+    this.#depth = t.depth;
+    this.#outStart = t.outStart;
+    this.#outRule = t.outRule;
+    this.#outLen = t.outLen;
+    this.#cls = t.cls;
+    this.#digitRules = t.digitRules;
+    this.#tokenRules = t.tokenRules;
+    this.#maxTokenLen = t.maxTokenLen;
+  }
+
+  /** Global position of the next character to scan. */
+  get position(): number {
+    return this.#pos;
+  }
+
+  /** No trigger reported in the future can start before this position. */
+  minFutureStart(): number {
+    let m = this.#pos - this.#depth[this.#st]!;
+    if (this.#runStart >= 0 && this.#runStart < m) m = this.#runStart;
+    if (this.#tokStart >= 0 && this.#tokStart < m) m = this.#tokStart;
+    return m;
+  }
+
+  scan(text: string, emit: EmitCandidate): void {
+    const delta = this.#delta;
+    const outStart = this.#outStart;
+    const cls = this.#cls;
+    let st = this.#st;
+    const base = this.#pos;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const col = c < kCols ? c : 0;
+      st = delta[st * kCols + col]!;
+      if (outStart[st] !== outStart[st + 1]) this.#emitKeywords(st, base + i + 1, emit);
+      const k = c < kCols ? cls[col]! : 0;
+      if ((k & (kDigit | kLetter)) === 0 && this.#runStart < 0 && this.#tokStart < 0) continue;
+      this.#step(k, base + i, emit);
+    }
+    this.#st = st;
+    this.#pos = base + n;
+  }
+
+  /** End of text: report the run and token in progress. */
+  finish(emit: EmitCandidate): void {
+    if (this.#runStart >= 0) this.#endRun(emit);
+    if (this.#tokStart >= 0) this.#endToken(this.#pos, emit);
+  }
+
+  #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
+    for (let j = this.#outStart[st]!; j < this.#outStart[st + 1]!; j++) {
+      emit(this.#outRule[j]!, end - this.#outLen[j]!, end);
+    }
+  }
+
+  #step(k: number, g: number, emit: EmitCandidate): void {
+    if (k & (kDigit | kLetter)) {
+      if (this.#tokStart < 0) {
+        this.#tokStart = g;
+        this.#tokDigit = false;
+        this.#tokLetter = false;
+      }
+      if (k & kDigit) {
+        this.#tokDigit = true;
+        if (this.#runStart < 0) {
+          this.#runStart = g;
+          this.#runDigits = 0;
+          this.#runPiece = false;
+        }
+        this.#runDigits++;
+        this.#runEnd = g + 1;
+        this.#runSep = false;
+        if (this.#runEnd - this.#runStart >= kMaxRunSpan) {
+          // Report this piece now and go on with the next one: windows stay bounded.
+          this.#emitRun(emit);
+          this.#runStart = this.#runEnd;
+          this.#runDigits = 0;
+          this.#runPiece = true;
+        }
+      } else {
+        this.#tokLetter = true;
+        if (this.#runStart >= 0) this.#endRun(emit);
+      }
+      return;
+    }
+    if (this.#tokStart >= 0) this.#endToken(g, emit);
+    if (this.#runStart >= 0) {
+      if (k & kSep && !this.#runSep && this.#runEnd === g) this.#runSep = true;
+      else this.#endRun(emit);
+    }
+  }
+
+  #emitRun(emit: EmitCandidate): void {
+    const s = this.#runStart;
+    const e = this.#runEnd;
+    if (e <= s) return;
+    const digits = this.#runDigits;
+    for (const d of this.#digitRules) {
+      if (!this.#runPiece && d.min > digits) break;
+      emit(d.rule, s, e);
+    }
+  }
+
+  #endRun(emit: EmitCandidate): void {
+    this.#emitRun(emit);
+    this.#runStart = -1;
+    this.#runSep = false;
+  }
+
+  #endToken(end: number, emit: EmitCandidate): void {
+    const s = this.#tokStart;
+    this.#tokStart = -1;
+    const len = end - s;
+    if (len > this.#maxTokenLen) return;
+    for (const t of this.#tokenRules) {
+      if (len < t.min || len > t.max) continue;
+      if (t.needsDigit && !this.#tokDigit) continue;
+      if (t.needsLetter && !this.#tokLetter) continue;
+      emit(t.rule, s, end);
+    }
+  }
+}

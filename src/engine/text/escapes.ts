@@ -1,0 +1,178 @@
+import { decodeHTML, decodeXML } from 'entities';
+import { SegmentBuilder, type Segment } from './segment.js';
+
+/**
+ * Content-aware unescaping, incrementally. Values hide behind JSON/JavaScript string escapes
+ * (`\u0034111…`, `\/`, `\n`) and HTML/XML character references (`&#52;111…`, `&amp;`); each stage
+ * decodes them into the characters the rules match, keeping for every character the byte offset of
+ * the escape it came from, so findings point at the bytes as received.
+ *
+ * Why not a full tokenizer (htmlparser2, fast-xml-parser, a JSON parser): detection needs the decoded
+ * characters and exact byte offsets, not a tree. Tokenizers report UTF-16 indices, build objects per
+ * node, recurse or reject malformed input; an escape decoder is a linear single pass that is exact on
+ * malformed and truncated bodies, cannot be made to recurse by deep nesting, and keeps offsets per
+ * character. The named-reference table (2,231 HTML names) comes from `entities`, htmlparser2's own
+ * decoder. CDATA needs no decoding: its content is literal text and is scanned as is.
+ */
+export interface EscapeDecoder {
+  push(seg: Segment, final: boolean): Segment;
+}
+
+export type EscapeSyntax = 'none' | 'json' | 'html' | 'xml';
+
+export function createEscapeDecoder(syntax: EscapeSyntax): EscapeDecoder {
+  switch (syntax) {
+    case 'none':
+      return { push: (seg) => seg };
+    case 'json':
+      return new StagedDecoder(true, null);
+    case 'html':
+      // Inline scripts and JSON islands in HTML carry JavaScript string escapes too.
+      return new StagedDecoder(true, 'html');
+    case 'xml':
+      return new StagedDecoder(false, 'xml');
+  }
+}
+
+/** Longest escape we decode: `\uXXXX` is 6, a named reference is at most 32 + 2, `&#x10FFFF;` is 10. */
+const kMaxEscape = 40;
+
+const kSimple: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '/': '/', '\\': '\\', '"': '"', "'": "'", '0': '\0' };
+
+function hexValue(s: string, from: number, count: number): number {
+  let v = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (c >= 65 && c <= 70) d = c - 55;
+    else if (c >= 97 && c <= 102) d = c - 87;
+    else return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+function isNameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+class StagedDecoder implements EscapeDecoder {
+  #carry: Segment | null = null;
+
+  constructor(
+    readonly backslash: boolean,
+    readonly refs: 'html' | 'xml' | null,
+  ) {}
+
+  push(input: Segment, final: boolean): Segment {
+    const seg = this.#carry ? joinSegments(this.#carry, input) : input;
+    this.#carry = null;
+    const t = seg.text;
+    const n = t.length;
+    const firstBs = this.backslash ? t.indexOf('\\') : -1;
+    const firstAmp = this.refs ? t.indexOf('&') : -1;
+    if (firstBs === -1 && firstAmp === -1) return seg;
+
+    const out = new SegmentBuilder(n);
+    let copied = 0;
+    let i = Math.min(firstBs === -1 ? n : firstBs, firstAmp === -1 ? n : firstAmp);
+    while (i < n) {
+      const c = t.charCodeAt(i);
+      if (c !== 92 && c !== 38) {
+        i++;
+        continue;
+      }
+      // An escape that may continue in the next chunk waits for it (decided on the longest form).
+      if (!final && n - i < kMaxEscape && this.#mayBeIncomplete(t, i)) {
+        out.copy(seg, copied, i);
+        this.#carry = sliceSegment(seg, i, n);
+        return out.finish(seg.offsets[i]!);
+      }
+      const r = c === 92 ? (this.backslash ? this.#backslash(t, i) : null) : this.#reference(t, i);
+      if (r === null) {
+        i++;
+        continue;
+      }
+      out.copy(seg, copied, i);
+      out.emit(r.chars, seg.offsets[i]!);
+      i += r.length;
+      copied = i;
+    }
+    out.copy(seg, copied, n);
+    return out.finish(seg.offsets[n]!);
+  }
+
+  #mayBeIncomplete(t: string, i: number): boolean {
+    const n = t.length;
+    if (t.charCodeAt(i) === 92) {
+      if (!this.backslash) return false;
+      if (i + 1 >= n) return true;
+      const k = t[i + 1];
+      if (k === 'u') return n - i < 6;
+      if (k === 'x') return n - i < 4;
+      return false;
+    }
+    // `&` followed only by name characters or `#…` up to the end of the chunk.
+    for (let j = i + 1; j < n; j++) {
+      const c = t.charCodeAt(j);
+      if (c === 59) return false; // `;` seen: complete
+      if (!(isNameChar(c) || (j === i + 1 && c === 35) || (j === i + 2 && (c === 120 || c === 88)))) return false;
+    }
+    return true;
+  }
+
+  #backslash(t: string, i: number): { chars: string; length: number } | null {
+    const k = t[i + 1];
+    if (k === undefined) return null;
+    if (k === 'u') {
+      const v = hexValue(t, i + 2, 4);
+      if (v < 0 || i + 6 > t.length) return null;
+      return { chars: String.fromCharCode(v), length: 6 };
+    }
+    if (k === 'x') {
+      const v = hexValue(t, i + 2, 2);
+      if (v < 0 || i + 4 > t.length) return null;
+      return { chars: String.fromCharCode(v), length: 4 };
+    }
+    const s = kSimple[k];
+    return s === undefined ? null : { chars: s, length: 2 };
+  }
+
+  #reference(t: string, i: number): { chars: string; length: number } | null {
+    if (!this.refs) return null;
+    const semi = t.indexOf(';', i + 2);
+    if (semi === -1 || semi - i > kMaxEscape) return null;
+    if (t.charCodeAt(i + 1) === 35) {
+      // Numeric reference: &#DDDD; or &#xHHHH;
+      const hex = t[i + 2] === 'x' || t[i + 2] === 'X';
+      const from = i + (hex ? 3 : 2);
+      if (semi === from) return null;
+      let v = 0;
+      for (let j = from; j < semi; j++) {
+        const d = hex ? hexValue(t, j, 1) : t.charCodeAt(j) - 48;
+        if (d < 0 || d > (hex ? 15 : 9)) return null;
+        v = v * (hex ? 16 : 10) + d;
+        if (v > 0x10ffff) return null;
+      }
+      if (v === 0 || (v >= 0xd800 && v <= 0xdfff)) return { chars: '\ufffd', length: semi + 1 - i };
+      return { chars: String.fromCodePoint(v), length: semi + 1 - i };
+    }
+    for (let j = i + 1; j < semi; j++) if (!isNameChar(t.charCodeAt(j))) return null;
+    const ref = t.slice(i, semi + 1);
+    const decoded = this.refs === 'html' ? decodeHTML(ref) : decodeXML(ref);
+    if (decoded === ref) return null;
+    return { chars: decoded, length: ref.length };
+  }
+}
+
+export function sliceSegment(seg: Segment, from: number, to: number): Segment {
+  return { text: seg.text.slice(from, to), offsets: seg.offsets.slice(from, to + 1) };
+}
+
+export function joinSegments(a: Segment, b: Segment): Segment {
+  const off = new Int32Array(a.text.length + b.text.length + 1);
+  off.set(a.offsets.subarray(0, a.text.length));
+  off.set(b.offsets, a.text.length);
+  return { text: a.text + b.text, offsets: off };
+}

@@ -1,0 +1,65 @@
+/**
+ * A piece of decoded text with, for every UTF-16 code unit, the absolute byte offset (in the decoded
+ * body) of the first byte that produced it. `offsets` has one more entry than `text`: the byte offset
+ * just past the segment, so a span [s, e) of text maps to bytes [offsets[s], offsets[e]).
+ *
+ * Offsets are kept per code unit rather than as piecewise runs: it costs 4 bytes per character of a
+ * body capped at 1 MB, and keeps every stage (UTF-8, escapes) a straight loop with no search.
+ */
+export interface Segment {
+  readonly text: string;
+  readonly offsets: Int32Array;
+}
+
+export const kEmptySegment: Segment = { text: '', offsets: new Int32Array(1) };
+
+/** Identity offsets for a segment of one byte per code unit starting at `base`. */
+export function linearOffsets(base: number, length: number): Int32Array {
+  const off = new Int32Array(length + 1);
+  for (let i = 0; i <= length; i++) off[i] = base + i;
+  return off;
+}
+
+/**
+ * Builds a segment from slices of an input segment and single replacement characters, for the
+ * escape-decoding stages. Grows geometrically; one instance per call.
+ */
+export class SegmentBuilder {
+  #parts: string[] = [];
+  #off: Int32Array;
+  #n = 0;
+
+  constructor(capacityHint: number) {
+    this.#off = new Int32Array(Math.max(16, capacityHint + 1));
+  }
+
+  #reserve(extra: number): void {
+    if (this.#n + extra + 1 <= this.#off.length) return;
+    let cap = this.#off.length * 2;
+    while (cap < this.#n + extra + 1) cap *= 2;
+    const next = new Int32Array(cap);
+    next.set(this.#off.subarray(0, this.#n));
+    this.#off = next;
+  }
+
+  /** Copies `src.text[from, to)` with its offsets. */
+  copy(src: Segment, from: number, to: number): void {
+    if (to <= from) return;
+    this.#reserve(to - from);
+    this.#parts.push(src.text.slice(from, to));
+    this.#off.set(src.offsets.subarray(from, to), this.#n);
+    this.#n += to - from;
+  }
+
+  /** Appends decoded text (one or two code units) that came from bytes starting at `byteOffset`. */
+  emit(chars: string, byteOffset: number): void {
+    this.#reserve(chars.length);
+    this.#parts.push(chars);
+    for (let i = 0; i < chars.length; i++) this.#off[this.#n++] = byteOffset;
+  }
+
+  finish(endOffset: number): Segment {
+    this.#off[this.#n] = endOffset;
+    return { text: this.#parts.join(''), offsets: this.#off.subarray(0, this.#n + 1) };
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The error and notice catalogue. Every code is stable, documented in docs/errors.md (a test checks
+ * both ways) and carries its message template and, for HTTP surfaces, a status.
+ */
+export const kCodes = {
+  // Scan notices: the body was (partly) not scanned; scanning itself never throws for a bad body.
+  SDD_SKIP_BINARY: { status: 0, message: 'binary content is not scanned' },
+  SDD_SKIP_ENCODING: { status: 0, message: 'unsupported Content-Encoding; body not scanned' },
+  SDD_BODY_TRUNCATED: { status: 0, message: 'body longer than the scan cap; the rest was counted, not scanned' },
+  SDD_FINDINGS_TRUNCATED: { status: 0, message: 'too many findings in one body; later ones were not reported' },
+  SDD_INVALID_UTF8: { status: 0, message: 'invalid byte sequences were replaced by U+FFFD' },
+  SDD_UNSUPPORTED_CHARSET: { status: 0, message: 'charset not supported; body scanned as UTF-8' },
+  SDD_DECODE_ERROR: { status: 0, message: 'Content-Encoding stream is corrupt or truncated; scanned what could be decoded' },
+  SDD_STREAM_ERROR: { status: 0, message: 'the body stream failed; scanned what was received' },
+  // Errors thrown to callers.
+  SDD_ERR_UNKNOWN_RULE: { status: 400, message: 'unknown rule id or tag' },
+  SDD_ERR_INVALID_OPTION: { status: 400, message: 'invalid option' },
+  SDD_ERR_BACKEND_UNAVAILABLE: { status: 500, message: 'regular-expression backend not available' },
+  SDD_ERR_SCANNER_CLOSED: { status: 500, message: 'the scanner is closed' },
+  SDD_ERR_POOL_QUEUE_FULL: { status: 503, message: 'the worker pool queue is full' },
+  SDD_ERR_WORKER_FAILED: { status: 500, message: 'a scan worker failed' },
+} as const;
+
+export type Code = keyof typeof kCodes;
+
+/** Base class of every error leakscan throws: a literal `code` from the catalogue. */
+export class LeakscanError extends Error {
+  readonly code: Code;
+  readonly status: number;
+  constructor(code: Code, detail?: string, options?: { cause?: unknown }) {
+    super(detail ? `${kCodes[code].message}: ${detail}` : kCodes[code].message, options);
+    this.name = 'LeakscanError';
+    this.code = code;
+    this.status = kCodes[code].status;
+  }
+}
+
+/** A notice for a scan report. */
+export function notice(code: Code, detail?: string): { code: string; message: string } {
+  return { code, message: detail ? `${kCodes[code].message}: ${detail}` : kCodes[code].message };
+}
