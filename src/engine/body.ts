@@ -27,6 +27,8 @@ export interface BodyOptions {
   contentType?: string | undefined;
   maxBytes?: number;
   maxFindings?: number;
+  /** Bytes gathered before decoding (tests set 1 to exercise every cut). */
+  coalesceBytes?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export class BodyScanner {
   readonly #program: Program;
   readonly #maxBytes: number;
   readonly #maxFindings: number;
+  readonly #coalesce: number;
   readonly notices: ScanNotice[] = [];
   #kind: ContentKind | 'unknown';
   #charsetKind: CharsetKind = 'utf-8';
@@ -49,11 +52,13 @@ export class BodyScanner {
   #pendingBytes = 0;
   #seen = 0;
   #scanned = 0;
+  #cutShort = false;
 
   constructor(program: Program, opts: BodyOptions = {}) {
     this.#program = program;
     this.#maxBytes = Math.min(opts.maxBytes ?? kMaxScanBytes, kMaxScanBytes);
     this.#maxFindings = opts.maxFindings ?? 10_000;
+    this.#coalesce = opts.coalesceBytes ?? kCoalesceBytes;
     const info = classifyContentType(opts.contentType);
     this.#kind = info.kind;
     if (info.kind === 'binary') this.notices.push(notice('SDD_SKIP_BINARY', info.skipReason ?? info.mediaType));
@@ -68,6 +73,14 @@ export class BodyScanner {
     return this.#kind !== 'binary' && this.#scanned < this.#maxBytes && !(this.#matcher?.findingsTruncated ?? false);
   }
 
+  /**
+   * The producer stopped before the end of the body because of the cap (a Content-Encoding is no
+   * longer decompressed past it): the body counts as truncated even if no byte past the cap was seen.
+   */
+  markCutShort(): void {
+    this.#cutShort = true;
+  }
+
   push(chunk: Uint8Array): void {
     this.#seen += chunk.length;
     if (!this.wantsMore) return;
@@ -77,7 +90,7 @@ export class BodyScanner {
     this.#pending.push(part);
     this.#pendingBytes += part.length;
     if (this.#kind === 'unknown' && this.#pendingBytes < kSniffBytes) return;
-    if (this.#pendingBytes >= kCoalesceBytes || this.#scanned + this.#pendingBytes >= this.#maxBytes) this.#drain(false);
+    if (this.#pendingBytes >= this.#coalesce || this.#scanned + this.#pendingBytes >= this.#maxBytes) this.#drain(false);
   }
 
   end(): Omit<ScanReport, 'bytesReceived'> {
@@ -87,8 +100,12 @@ export class BodyScanner {
       matcher.finish();
       if (matcher.findingsTruncated) this.notices.push(notice('SDD_FINDINGS_TRUNCATED', `kept the first ${this.#maxFindings}`));
     }
-    if (this.#kind !== 'binary' && this.#seen > this.#scanned) {
-      this.notices.push(notice('SDD_BODY_TRUNCATED', `scanned ${this.#scanned} of ${this.#seen} bytes`));
+    const over = this.#kind !== 'binary' && (this.#seen > this.#scanned || this.#cutShort);
+    if (over) {
+      const detail = this.#cutShort
+        ? `scanned ${this.#scanned} decoded bytes; the rest was not decompressed`
+        : `scanned ${this.#scanned} of ${this.#seen} bytes`;
+      this.notices.push(notice('SDD_BODY_TRUNCATED', detail));
     }
     const invalid = this.#charset?.invalidSequences ?? 0;
     if (invalid > 0) this.notices.push(notice('SDD_INVALID_UTF8', `${invalid} sequence(s)`));
@@ -98,7 +115,7 @@ export class BodyScanner {
       contentKind: this.#kind === 'unknown' ? 'text' : this.#kind,
       bytesScanned: this.#scanned,
       bytesSeen: this.#seen,
-      truncated: this.#seen > this.#scanned && this.#kind !== 'binary' || (matcher?.findingsTruncated ?? false),
+      truncated: over || (matcher?.findingsTruncated ?? false),
       notices: this.notices,
     };
   }

@@ -6,7 +6,7 @@ import { parseContentEncoding } from '../content/index.js';
 import { BodyScanner, type BodyOptions } from './body.js';
 import type { Program } from './program.js';
 
-export type ScanLimits = Pick<BodyOptions, 'maxBytes' | 'maxFindings'>;
+export type ScanLimits = Pick<BodyOptions, 'maxBytes' | 'maxFindings' | 'coalesceBytes'>;
 
 function decompressor(coding: 'gzip' | 'deflate' | 'br'): Transform {
   // `finishFlush: Z_SYNC_FLUSH` would hide truncation; the default reports it as an error, which we
@@ -69,7 +69,10 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
     const last = chain[chain.length - 1]!;
     last.on('data', (d: Buffer) => {
       scanner.push(d);
-      if (!scanner.wantsMore) stopChain();
+      if (!scanner.wantsMore) {
+        scanner.markCutShort();
+        stopChain();
+      }
     });
     done = new Promise<void>((resolve) => {
       last.once('end', resolve);
