@@ -29,6 +29,8 @@ export class PrefilterTables {
   readonly outStart: Int32Array;
   readonly outRule: Int32Array;
   readonly outLen: Int32Array;
+  /** 1 where a state ends at least one keyword: one byte load in the hot loop. */
+  readonly hasOut: Uint8Array;
   readonly cls = new Uint8Array(kCols);
   readonly digitRules: Array<{ rule: number; min: number }>;
   readonly tokenRules: PrefilterSpec['tokens'];
@@ -91,6 +93,8 @@ export class PrefilterTables {
       }
     }
     outStart[n] = flatRule.length;
+    this.hasOut = new Uint8Array(n);
+    for (let s = 0; s < n; s++) this.hasOut[s] = outStart[s + 1]! > outStart[s]! ? 1 : 0;
     this.outStart = outStart;
     this.outRule = Int32Array.from(flatRule);
     this.outLen = Int32Array.from(flatLen);
@@ -119,6 +123,7 @@ export class Prefilter {
   readonly #outStart: Int32Array;
   readonly #outRule: Int32Array;
   readonly #outLen: Int32Array;
+  readonly #hasOut: Uint8Array;
   readonly #cls: Uint8Array;
   readonly #digitRules: Array<{ rule: number; min: number }>;
   readonly #tokenRules: PrefilterSpec['tokens'];
@@ -142,6 +147,7 @@ export class Prefilter {
     this.#outStart = t.outStart;
     this.#outRule = t.outRule;
     this.#outLen = t.outLen;
+    this.#hasOut = t.hasOut;
     this.#cls = t.cls;
     this.#digitRules = t.digitRules;
     this.#tokenRules = t.tokenRules;
@@ -162,29 +168,109 @@ export class Prefilter {
   }
 
   scan(text: string, emit: EmitCandidate): void {
+    // The hot loop: all state in locals, one table lookup per tracker per character, calls only on
+    // events (a keyword ends, a run or token ends). Written out by hand because this loop is the
+    // engine's floor on throughput.
     const delta = this.#delta;
-    const outStart = this.#outStart;
+    const hasOut = this.#hasOut;
     const cls = this.#cls;
-    let st = this.#st;
     const base = this.#pos;
     const n = text.length;
+    let st = this.#st;
+    let runStart = this.#runStart;
+    let runDigits = this.#runDigits;
+    let runEnd = this.#runEnd;
+    let runSep = this.#runSep;
+    let tokStart = this.#tokStart;
+    let tokDigit = this.#tokDigit;
+    let tokLetter = this.#tokLetter;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       const col = c < kCols ? c : 0;
       st = delta[st * kCols + col]!;
-      if (outStart[st] !== outStart[st + 1]) this.#emitKeywords(st, base + i + 1, emit);
-      const k = c < kCols ? cls[col]! : 0;
-      if ((k & (kDigit | kLetter)) === 0 && this.#runStart < 0 && this.#tokStart < 0) continue;
-      this.#step(k, base + i, emit);
+      if (hasOut[st] !== 0) this.#emitKeywords(st, base + i + 1, emit);
+      const k = cls[col]!;
+      if (k === 0) {
+        if (tokStart >= 0) {
+          this.#tokDigit = tokDigit;
+          this.#tokLetter = tokLetter;
+          this.#endToken(tokStart, base + i, emit);
+          tokStart = -1;
+        }
+        if (runStart >= 0) {
+          this.#flushRun(runStart, runEnd, runDigits, emit);
+          runStart = -1;
+          runSep = false;
+        }
+        continue;
+      }
+      const g = base + i;
+      if (k === kDigit) {
+        if (tokStart < 0) {
+          tokStart = g;
+          tokLetter = false;
+        }
+        tokDigit = true;
+        if (runStart < 0) {
+          runStart = g;
+          runDigits = 0;
+          this.#runPiece = false;
+        }
+        runDigits++;
+        runEnd = g + 1;
+        runSep = false;
+        if (runEnd - runStart >= kMaxRunSpan) {
+          // Report this piece now and go on with the next one: windows stay bounded.
+          this.#flushRun(runStart, runEnd, runDigits, emit);
+          runStart = runEnd;
+          runDigits = 0;
+          this.#runPiece = true;
+        }
+      } else if (k === kLetter) {
+        if (tokStart < 0) {
+          tokStart = g;
+          tokDigit = false;
+        }
+        tokLetter = true;
+        if (runStart >= 0) {
+          this.#flushRun(runStart, runEnd, runDigits, emit);
+          runStart = -1;
+          runSep = false;
+        }
+      } else {
+        // A separator: ends a token; continues a digit run only right after a digit, once.
+        if (tokStart >= 0) {
+          this.#tokDigit = tokDigit;
+          this.#tokLetter = tokLetter;
+          this.#endToken(tokStart, g, emit);
+          tokStart = -1;
+        }
+        if (runStart >= 0) {
+          if (!runSep && runEnd === g) runSep = true;
+          else {
+            this.#flushRun(runStart, runEnd, runDigits, emit);
+            runStart = -1;
+            runSep = false;
+          }
+        }
+      }
     }
     this.#st = st;
     this.#pos = base + n;
+    this.#runStart = runStart;
+    this.#runDigits = runDigits;
+    this.#runEnd = runEnd;
+    this.#runSep = runSep;
+    this.#tokStart = tokStart;
+    this.#tokDigit = tokDigit;
+    this.#tokLetter = tokLetter;
   }
 
   /** End of text: report the run and token in progress. */
   finish(emit: EmitCandidate): void {
-    if (this.#runStart >= 0) this.#endRun(emit);
-    if (this.#tokStart >= 0) this.#endToken(this.#pos, emit);
+    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
+    this.#runStart = -1;
+    if (this.#tokStart >= 0) this.#endToken(this.#tokStart, this.#pos, emit);
   }
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
@@ -193,62 +279,16 @@ export class Prefilter {
     }
   }
 
-  #step(k: number, g: number, emit: EmitCandidate): void {
-    if (k & (kDigit | kLetter)) {
-      if (this.#tokStart < 0) {
-        this.#tokStart = g;
-        this.#tokDigit = false;
-        this.#tokLetter = false;
-      }
-      if (k & kDigit) {
-        this.#tokDigit = true;
-        if (this.#runStart < 0) {
-          this.#runStart = g;
-          this.#runDigits = 0;
-          this.#runPiece = false;
-        }
-        this.#runDigits++;
-        this.#runEnd = g + 1;
-        this.#runSep = false;
-        if (this.#runEnd - this.#runStart >= kMaxRunSpan) {
-          // Report this piece now and go on with the next one: windows stay bounded.
-          this.#emitRun(emit);
-          this.#runStart = this.#runEnd;
-          this.#runDigits = 0;
-          this.#runPiece = true;
-        }
-      } else {
-        this.#tokLetter = true;
-        if (this.#runStart >= 0) this.#endRun(emit);
-      }
-      return;
-    }
-    if (this.#tokStart >= 0) this.#endToken(g, emit);
-    if (this.#runStart >= 0) {
-      if (k & kSep && !this.#runSep && this.#runEnd === g) this.#runSep = true;
-      else this.#endRun(emit);
-    }
-  }
-
-  #emitRun(emit: EmitCandidate): void {
-    const s = this.#runStart;
-    const e = this.#runEnd;
+  #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
-    const digits = this.#runDigits;
+    const piece = this.#runPiece;
     for (const d of this.#digitRules) {
-      if (!this.#runPiece && d.min > digits) break;
+      if (!piece && d.min > digits) break;
       emit(d.rule, s, e);
     }
   }
 
-  #endRun(emit: EmitCandidate): void {
-    this.#emitRun(emit);
-    this.#runStart = -1;
-    this.#runSep = false;
-  }
-
-  #endToken(end: number, emit: EmitCandidate): void {
-    const s = this.#tokStart;
+  #endToken(s: number, end: number, emit: EmitCandidate): void {
     this.#tokStart = -1;
     const len = end - s;
     if (len > this.#maxTokenLen) return;

@@ -1,4 +1,5 @@
 import type { RuleDef } from './types.js';
+import { LeakscanError } from '../errors.js';
 import { piiRules } from './pii/index.js';
 import { financialRules } from './financial/index.js';
 import { secretRules } from './secrets/index.js';
@@ -67,10 +68,12 @@ export function selectRules(opts: { allRules?: boolean | undefined; enable?: rea
   });
 }
 
-export class UnknownRuleSelectorError extends Error {
-  readonly code = 'SDD_ERR_UNKNOWN_RULE';
+/** An `enable`/`disable` selector that is neither a rule id nor a tag. */
+export class UnknownRuleSelectorError extends LeakscanError {
+  readonly selector: string;
   constructor(selector: string) {
-    super(`unknown rule id or tag: ${JSON.stringify(selector)} (see \`leakscan rules\`)`);
+    super('SDD_ERR_UNKNOWN_RULE', `${JSON.stringify(selector)} (see \`leakscan rules\`)`);
     this.name = 'UnknownRuleSelectorError';
+    this.selector = selector;
   }
 }
