@@ -2,6 +2,7 @@ import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, Sc
 import { LeakscanError } from './errors.js';
 import { selectRules } from './rules/index.js';
 import { bodyBytes, compileProgram, kMaxScanBytes, resolveBackend, scanStream, type Program } from './engine/index.js';
+import { PoolScanner, type PoolScannerOptions } from './pool/index.js';
 
 /** Compiles the selected rules for the chosen backend (throws on unknown rule ids/tags). */
 export function programFor(options: ScannerOptions = {}): Program {
@@ -55,11 +56,18 @@ export class LocalScanner implements Scanner {
 }
 
 /**
- * Creates a scanner. With `workers: 0` it scans in the calling thread.
+ * Creates a scanner. With `workers: 0` it scans in the calling thread; otherwise on a pool of worker
+ * threads (`workers` of them, default one per core) that returns the same reports. Pool options
+ * (`taskTimeout`, `maxQueue`, `transferBodies`) are described in docs/pool.md.
  * @example
  * const scanner = await createScanner({ workers: 0 });
  * const findings = await scanner.scan('{"card":"4111 1111 1111 1111"}', { contentType: 'application/json' });
+ * @example
+ * const pooled = await createScanner({ workers: 2 });
+ * const report = await pooled.analyzeStream(response.body, { contentType: 'text/html', contentEncoding: 'gzip' });
+ * await pooled.close();
  */
-export async function createScanner(options: ScannerOptions = {}): Promise<Scanner> {
-  return new LocalScanner(options);
+export async function createScanner(options: PoolScannerOptions = {}): Promise<Scanner> {
+  if (options.workers === 0) return new LocalScanner(options);
+  return PoolScanner.create(options, checkLimits(options));
 }

@@ -16,8 +16,9 @@ const kSniffBytes = 512;
 export type ContentKind = ScanReport['contentKind'];
 
 const kEscapesFor: Record<Exclude<ContentKind, 'binary'>, EscapeSyntax> = {
-  // Plain text (logs, source, .env) often carries JSON or JavaScript strings: decode their escapes.
-  text: 'json',
+  // Plain text is scanned as written: a `\n` in a .env file is two characters, and the rules that
+  // meet such values in text (PEM keys) accept the escaped form. JavaScript is classified as JSON.
+  text: 'none',
   json: 'json',
   html: 'html',
   xml: 'xml',

@@ -139,7 +139,8 @@ export class Matcher {
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
-      if (m.end === m.start) {
+      if (m.end === m.start || m.end - m.start > rule.maxLength) {
+        // Longer than the rule allows: cut by the window edge, or not a value of this rule.
         from = m.start + 1;
         continue;
       }

@@ -3,12 +3,13 @@ import { LeakscanError } from '../errors.js';
 import { piiRules } from './pii/index.js';
 import { financialRules } from './financial/index.js';
 import { secretRules } from './secrets/index.js';
+import { contactRules } from './contact.js';
 
 export type { RuleDef, Family, Trigger, RuleExample, ContextRequirement } from './types.js';
 export { isPlaceholder, knownSampleValues } from './placeholders.js';
 
 /** Every managed rule, in catalogue order. */
-export const allRuleDefs: readonly RuleDef[] = [...piiRules, ...financialRules, ...secretRules];
+export const allRuleDefs: readonly RuleDef[] = [...piiRules, ...contactRules, ...financialRules, ...secretRules];
 
 /** The published id of the Sensitive Data Detection managed ruleset. */
 export const kManagedRulesetId = 'e22d83c647c64a3eae91b71b499d988e';

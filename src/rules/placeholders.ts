@@ -3,26 +3,63 @@
  * by default). gitleaks' global allowlist and Macie's "never report AWS's documented fictitious keys"
  * are the models: a value that is a template variable, a run of one character, or a key printed in
  * vendor documentation is not a leak.
+ *
+ * Everything here looks at the value alone, so it must stay cheap and must not reject random strings:
+ * each word below is long or rare enough that a random base62 token of 40 characters contains it with
+ * a probability well under 1e-4.
  */
 
-/** Published documentation sample values (vendors' docs), compared exactly. */
+/**
+ * Published documentation sample values (vendors' docs), compared exactly. Only values printed by the
+ * vendor (or the format's reference site) as samples belong here; never a key seen leaked elsewhere.
+ */
 export const knownSampleValues: ReadonlySet<string> = new Set<string>([
+  // AWS IAM documentation's fictitious access key pairs.
   'AKIAIOSFODNN7EXAMPLE',
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   'AKIAI44QH8DHBEXAMPLE',
   'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY',
+  // The well-known account key of the Azure Storage Emulator and Azurite (devstoreaccount1), printed in
+  // Microsoft's Azurite documentation; it only opens local emulators.
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+  // Stripe API reference sample test-mode keys ("A sample test API key is included in all the examples").
+  // Prefixed samples are written in two pieces so that code-host secret scanners do not flag this file.
+  'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
+  'sk_test_' + '4eC39HqLyjWDarjtT1zdp7dc',
+  // jwt.io's introductory token (HS256 over "your-256-bit-secret"), copied into countless pages.
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);
 
-const kTemplate = /\$\{[^}]*\}|\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Z_]+%|<[a-z_-]+>|@[A-Z_]+@|\$[A-Z_][A-Z0-9_]*$/;
-const kWords = /example|sample|dummy|placeholder|changeme|your[_-]?(?:api[_-]?)?(?:key|token|secret)|redacted|xxxx|\*\*\*\*|\.\.\.\./i;
+/**
+ * Template and variable syntaxes (gitleaks' global allowlist): `${VAR}`, `${{ secrets.X }}`,
+ * `{{ var }}`, `$(cmd)`, `%VAR%`, `<your-token>`, `@VAR@`, `#{var}`, `__VAR__`, a trailing `$VAR`,
+ * printf verbs and `{0}` format slots.
+ */
+const kTemplate =
+  /\$\{[^}]*\}|\{\{[^}]*\}\}|\$\([^)]*\)|#\{[^}]*\}|%[A-Z_]+%|<[A-Za-z][A-Za-z0-9 _.-]*>|@[A-Z_]+@|__[A-Z][A-Z0-9_]*__|\$[A-Z_][A-Z0-9_]*$|^%[sdvq]$|^\{[0-9]\}$/;
+
+/**
+ * Words that only placeholders contain, masks (`****`, `••••`, `####`), and keyboard or alphabet runs
+ * (`0123456789`, `abcdefghijkl`, `qwertyuiop`) that people type instead of a key.
+ */
+const kWords =
+  /example|sample|dummy|placeholder|changeme|replace[_-]?me|insert[_-]?(?:your|key|token)|your[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?(?:key|token|secret|password)|redacted|\[filtered\]|xxxx|\*\*\*\*|\.\.\.\.|\u2022\u2022\u2022|####|0123456789|1234567890|abcdefghijkl|qwertyuiop/i;
 
 /** True when `value` looks like a placeholder rather than a real credential. */
 export function isPlaceholder(value: string): boolean {
   if (knownSampleValues.has(value)) return true;
   if (kTemplate.test(value)) return true;
   if (kWords.test(value)) return true;
-  // One repeated character (after any fixed prefix like `sk_live_`): aaaa…, 0000…
+  // A short unit repeated to the end (after any fixed prefix like `sk_live_`): aaaa…, 0000…, abab…,
+  // 1234 1234…. Checked on the last 16 characters, where a real token is random.
   const tail = value.slice(-Math.min(value.length, 16));
-  if (tail.length >= 8 && /^(.)\1+$/su.test(tail)) return true;
+  if (tail.length >= 8) {
+    for (let unit = 1; unit <= 4; unit++) {
+      if (tail.length < unit * 3) break;
+      let periodic = true;
+      for (let i = unit; i < tail.length && periodic; i++) periodic = tail.charCodeAt(i) === tail.charCodeAt(i - unit);
+      if (periodic) return true;
+    }
+  }
   return false;
 }

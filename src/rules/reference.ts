@@ -20,8 +20,8 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
   const out: ReferenceMatch[] = [];
   let lastEnd = -1;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0].length === 0) {
-      re.lastIndex++;
+    if (m[0].length === 0 || m[0].length > rule.maxLength) {
+      re.lastIndex = m.index + 1;
       continue;
     }
     const ms = m.index;

@@ -70,7 +70,12 @@ export interface RuleDef {
   readonly ignoreCase?: boolean;
   /** Capture group holding the sensitive value (reported span, validated, redacted); default 0. */
   readonly group?: number;
-  /** Longest possible match in characters; the confirmation window is the trigger span ± this. */
+  /**
+   * Longest possible whole match in characters; the confirmation window is the trigger span ± this,
+   * and longer matches are rejected. Because the bound is enforced here, patterns should use open
+   * repeats (`{20,}`) rather than large counted ones (`{20,1000}`): RE2 expands counted repeats into
+   * that many states, which makes compiling slow and memory-hungry.
+   */
   readonly maxLength: number;
   /**
    * Characters that must NOT touch the whole match on each side, as the body of a character class

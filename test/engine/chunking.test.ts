@@ -37,7 +37,7 @@ describe('scanStream is invariant under chunking', () => {
         { numRuns: 60 },
       );
       // The property is not vacuous: the generated bodies do contain findings.
-      expect(found).toBeGreaterThan(20);
+      expect(found).toBeGreaterThan(10);
     });
   }
 });

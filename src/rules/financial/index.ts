@@ -1,3 +1,9 @@
 import type { RuleDef } from '../types.js';
+import { bankRules } from './bank.js';
+import { cardRules } from './cards.js';
 
-export const financialRules: readonly RuleDef[] = [];
+export { bankRules } from './bank.js';
+export { cardRules } from './cards.js';
+
+/** Financial information: payment cards, then bank identifiers and accounts. */
+export const financialRules: readonly RuleDef[] = [...cardRules, ...bankRules];

@@ -1,3 +1,19 @@
 import type { RuleDef } from '../types.js';
+import { americasRules } from './americas.js';
+import { asiaRules } from './asia.js';
+import { auRules } from './au.js';
+import { euRules } from './eu.js';
+import { mrzRules } from './mrz.js';
+import { ukRules } from './uk.js';
+import { usRules } from './us.js';
 
-export const piiRules: readonly RuleDef[] = [];
+/** National identity, tax, health and travel-document numbers, grouped by region in catalogue order. */
+export const piiRules: readonly RuleDef[] = [
+  ...usRules,
+  ...ukRules,
+  ...americasRules,
+  ...euRules,
+  ...asiaRules,
+  ...auRules,
+  ...mrzRules,
+];

@@ -1,0 +1,307 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
+import { selectRules, ruleTags, UnknownRuleSelectorError } from '../../rules/index.js';
+import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
+import { createReporter, kReportFormats, type InputError, type ReportFormat } from '../../report/index.js';
+import { collectInputs, describeFsError, type Input } from '../walk.js';
+import { Progress } from '../progress.js';
+import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
+
+export interface ScanCommandOptions {
+  format: ReportFormat;
+  output?: string;
+  allRules?: boolean;
+  enable: string[];
+  disable: string[];
+  contentType?: string;
+  contentEncoding?: string;
+  workers?: number;
+  progress: boolean;
+}
+
+/** Code of an input that could not be read (not an engine notice: the engine never saw it). */
+export const kInputErrorCode = 'SDD_ERR_INPUT';
+
+function commaList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter((s) => s !== '')];
+}
+
+function workerCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number (0 = scan in-process)');
+  return Number(value);
+}
+
+/** Registers `leakscan scan`; the action stores its exit code through `setExit`. */
+export function registerScan(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('scan')
+    .description('scan files, folders (recursively) or standard input for sensitive data')
+    .argument('[paths...]', 'files or folders to scan; "-" (or nothing) reads standard input')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(kReportFormats).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of standard output')
+    .option('--all-rules', 'turn on every managed rule, default-off ones included')
+    .option('--enable <ids>', 'turn on rules by id or tag (comma list, repeatable)', commaList, [])
+    .option('--disable <ids>', 'turn off rules by id or tag (comma list, repeatable; wins over --enable)', commaList, [])
+    .option('--content-type <type>', 'Content-Type of standard input; with paths, forces it for every file')
+    .option('--content-encoding <coding>', 'Content-Encoding (gzip, deflate, br) of standard input; with paths, forces it for every file')
+    .option('--workers <n>', 'scan worker threads (0 = in-process; default: sized to the cores)', workerCount)
+    .option('--no-progress', 'never draw the progress bar')
+    .action(async (paths: string[], opts: ScanCommandOptions) => {
+      setExit(await scanCommand(paths, opts, io));
+    });
+}
+
+interface Outcome {
+  report?: ScanReport;
+  error?: InputError;
+}
+
+function checkOptions(opts: ScanCommandOptions): void {
+  try {
+    selectRules({ allRules: opts.allRules, enable: opts.enable, disable: opts.disable });
+  } catch (err) {
+    if (err instanceof UnknownRuleSelectorError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (opts.contentType !== undefined && classifyContentType(opts.contentType).mediaType === '') {
+    throw new UsageError(`invalid --content-type ${JSON.stringify(opts.contentType)} (expected type/subtype, e.g. application/json)`);
+  }
+  if (opts.contentEncoding !== undefined) {
+    const enc = parseContentEncoding(opts.contentEncoding);
+    if (enc.error !== undefined) throw new UsageError(`invalid --content-encoding: ${enc.error}`);
+  }
+}
+
+async function openOutput(file: string, cwd: string): Promise<{ stream: WriteStream; id: string }> {
+  const abs = resolve(cwd, file);
+  const stream = createWriteStream(abs);
+  try {
+    await new Promise<void>((ok, fail) => {
+      stream.once('open', () => ok());
+      stream.once('error', fail);
+    });
+    const st = await stat(abs);
+    return { stream, id: `${st.dev}:${st.ino}` };
+  } catch (err) {
+    stream.destroy();
+    throw new UsageError(`cannot write --output ${JSON.stringify(file)}: ${describeFsError(err).message}`);
+  }
+}
+
+function closeOutput(stream: WriteStream): Promise<void> {
+  return new Promise<void>((ok, fail) => {
+    stream.once('error', fail);
+    stream.end(() => ok());
+  });
+}
+
+/**
+ * Runs in stable order while keeping up to `concurrency` scans in flight: outcomes are emitted in
+ * input order (so output does not depend on timing), and no runner gets more than `window` items
+ * ahead of the emitter, which bounds the finished reports held in memory.
+ */
+async function forEachOrdered<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>, emit: (r: R, item: T) => Promise<void>): Promise<void> {
+  const window = concurrency * 4;
+  const slots = items.map(() => {
+    let settle!: (r: R) => void;
+    let fail!: (err: unknown) => void;
+    const promise = new Promise<R>((ok, ko) => {
+      settle = ok;
+      fail = ko;
+    });
+    // Awaited in order below; this only keeps a failure the emitter has not reached yet from
+    // being reported as an unhandled rejection.
+    promise.catch(() => undefined);
+    return { promise, settle, fail };
+  });
+  let next = 0;
+  let emitted = 0;
+  let waiting: Array<() => void> = [];
+  const runner = async (): Promise<void> => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      while (i >= emitted + window) await new Promise<void>((ok) => waiting.push(ok));
+      try {
+        slots[i]!.settle(await fn(items[i]!));
+      } catch (err) {
+        slots[i]!.fail(err);
+      }
+    }
+  };
+  const runners = Array.from({ length: Math.min(concurrency, items.length) }, runner);
+  for (let i = 0; i < items.length; i++) {
+    await emit(await slots[i]!.promise, items[i]!);
+    emitted++;
+    const wake = waiting;
+    waiting = [];
+    for (const w of wake) w();
+  }
+  await Promise.all(runners);
+}
+
+async function defaultCreateScanner(options: ScannerOptions): Promise<Scanner> {
+  // Loaded on demand: `leakscan rules` and usage errors should not pay for compiling the engine.
+  const lib = await import('../../index.js');
+  return lib.createScanner(options);
+}
+
+/** `leakscan scan`: returns the exit code (0 clean, 1 findings, 2 usage or input error). */
+export async function scanCommand(paths: readonly string[], opts: ScanCommandOptions, io: CliIO): Promise<number> {
+  const started = Date.now();
+  checkOptions(opts);
+  const args = paths.length === 0 ? ['-'] : paths;
+
+  let output: { stream: WriteStream; id: string } | undefined;
+  if (opts.output !== undefined) output = await openOutput(opts.output, io.cwd);
+  const out: Writable = output?.stream ?? io.stdout;
+
+  let inputErrors = 0;
+  const pendingErrors: InputError[] = [];
+  const inputs = await collectInputs(args, {
+    cwd: io.cwd,
+    exclude: output ? [output.id] : [],
+    onError: (e) => pendingErrors.push({ path: e.path, code: kInputErrorCode, message: `${e.message} (${e.code})` }),
+  });
+  if (inputs.some((i) => i.kind === 'stdin') && io.stdinIsTTY) {
+    io.stderr.write('leakscan: reading standard input (end with Ctrl-D); give paths to scan files\n');
+  }
+
+  const scannerOptions: ScannerOptions = {
+    allRules: opts.allRules === true,
+    enable: opts.enable,
+    disable: opts.disable,
+  };
+  if (opts.workers !== undefined) scannerOptions.workers = opts.workers;
+  let scanner: Scanner;
+  try {
+    scanner = await (io.createScanner ?? defaultCreateScanner)(scannerOptions);
+  } catch (err) {
+    if (output) await closeOutput(output.stream).catch(() => undefined);
+    const code = (err as { code?: unknown })?.code;
+    if (err instanceof UnknownRuleSelectorError || code === 'SDD_ERR_UNKNOWN_RULE' || code === 'SDD_ERR_INVALID_OPTION') {
+      throw new UsageError((err as Error).message);
+    }
+    throw err;
+  }
+
+  const selected = selectRules({ allRules: opts.allRules, enable: opts.enable, disable: opts.disable });
+  const reporter = createReporter(opts.format, out, {
+    rules: selected.map((r) => ({ id: r.id, description: r.description, tags: ruleTags(r) })),
+    baseDir: io.cwd,
+  });
+  const progress = new Progress(io.stderr, {
+    enabled: opts.progress && io.stderrIsTTY,
+    columns: io.columns,
+    totalFiles: inputs.length,
+    totalBytes: inputs.reduce((n, i) => n + (i.kind === 'file' ? i.size : 0), 0),
+  });
+  // Report lines and the bar share the terminal only when stdout is one too.
+  const sharesTerminal = output === undefined && io.stdoutIsTTY;
+
+  const reportError = async (e: InputError): Promise<void> => {
+    inputErrors++;
+    progress.clear();
+    const what = e.path === '-' ? 'standard input' : JSON.stringify(e.path);
+    io.stderr.write(e.code === kInputErrorCode ? `leakscan: cannot read ${what}: ${e.message}\n` : `leakscan: ${what}: ${e.message}\n`);
+    await reporter.error(e);
+  };
+
+  // Never rejects: a scan that fails (a crashed worker, say) is that input's error, and the others go on.
+  const scanOne = async (input: Input): Promise<Outcome> => {
+    try {
+      return await scanInput(input);
+    } catch (err) {
+      const code = (err as { code?: unknown })?.code;
+      return { error: { path: input.path, code: typeof code === 'string' ? code : 'SDD_ERR_SCAN_FAILED', message: `scan failed: ${(err as Error)?.message ?? String(err)}` } };
+    }
+  };
+
+  const scanInput = async (input: Input): Promise<Outcome> => {
+    const meta: ScanMeta = {};
+    let body: AsyncIterable<Uint8Array>;
+    let readError: unknown;
+    let close = (): void => undefined;
+    if (input.kind === 'stdin') {
+      if (opts.contentType !== undefined) meta.contentType = opts.contentType;
+      if (opts.contentEncoding !== undefined) meta.contentEncoding = opts.contentEncoding;
+      body = io.stdin;
+    } else {
+      const byName = contentTypeForPath(input.path);
+      const contentType = opts.contentType ?? byName.contentType;
+      // A forced type does not cancel a `.gz` suffix: the bytes on disk are still compressed.
+      const contentEncoding = opts.contentEncoding ?? byName.contentEncoding;
+      if (contentType !== undefined) meta.contentType = contentType;
+      if (contentEncoding !== undefined) meta.contentEncoding = contentEncoding;
+      if (contentType !== undefined && contentEncoding === undefined && classifyContentType(contentType).kind === 'binary') {
+        // Known binary by its name: the engine's skip notice without reading a possibly huge file.
+        return { report: await scanner.analyze(new Uint8Array(0), meta) };
+      }
+      let fh;
+      try {
+        fh = await open(input.abs, 'r');
+      } catch (err) {
+        const d = describeFsError(err);
+        return { error: { path: input.path, code: kInputErrorCode, message: `${d.message} (${d.code})` } };
+      }
+      const stream = fh.createReadStream({ highWaterMark: 64 * 1024 });
+      close = () => stream.destroy();
+      body = stream;
+    }
+    // Read errors are caught here rather than left to the engine, which turns them into a notice
+    // and carries on: for the command line an unreadable input is an input error (exit code 2).
+    const counted = (async function* (): AsyncGenerator<Uint8Array> {
+      try {
+        for await (const chunk of body) {
+          progress.addBytes((chunk as Uint8Array).length);
+          yield chunk as Uint8Array;
+        }
+      } catch (err) {
+        readError = err;
+        throw err;
+      } finally {
+        close();
+      }
+    })();
+    let report: ScanReport;
+    try {
+      report = await scanner.analyzeStream(counted, meta);
+    } finally {
+      close(); // also when the scanner gave up before iterating: never leak the file descriptor
+    }
+    if (readError !== undefined) {
+      const d = describeFsError(readError);
+      // Findings made before the failure are still reported: hiding them would be worse.
+      return { report, error: { path: input.path, code: kInputErrorCode, message: `${d.message} (${d.code})` } };
+    }
+    return { report };
+  };
+
+  let findings = 0;
+  try {
+    for (const e of pendingErrors) await reportError(e);
+    const concurrency = opts.workers === 0 ? 2 : Math.max(2, Math.min(16, opts.workers ?? availableParallelism()));
+    await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
+      progress.fileDone();
+      if (outcome.report !== undefined) {
+        findings += outcome.report.findings.length;
+        if (sharesTerminal) progress.clear();
+        await reporter.add({ path: input.path, report: outcome.report });
+      }
+      if (outcome.error !== undefined) await reportError(outcome.error);
+    });
+    progress.stop();
+    await reporter.end({ durationMs: Date.now() - started });
+  } finally {
+    progress.stop();
+    await scanner.close();
+    if (output) await closeOutput(output.stream);
+  }
+  if (inputErrors > 0) return kExitUsage;
+  return findings > 0 ? kExitFindings : kExitClean;
+}

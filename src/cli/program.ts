@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import { packageVersion } from '../report/index.js';
+import type { CliIO } from './io.js';
+import { registerScan } from './commands/scan.js';
+import { registerRules } from './commands/rules.js';
+
+/** A command module: adds its subcommand to the program. `serve`, `verify`, `audit`, `token` plug in here. */
+export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
+
+export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules];
+
+/** A fresh program per run (commander keeps parsed values on the instance). */
+export function buildProgram(io: CliIO, setExit: (code: number) => void, commands: readonly RegisterCommand[] = kCommands): Command {
+  const program = new Command();
+  program
+    .name('leakscan')
+    .description('Find personal data, financial information and secrets in HTTP response bodies and files.')
+    .version(packageVersion(), '-V, --version')
+    // Throw instead of process.exit, so run() decides the exit code (2 for usage errors) and tests run in-process.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showSuggestionAfterError(true);
+  for (const register of commands) register(program, io, setExit);
+  return program;
+}

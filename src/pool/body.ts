@@ -1,0 +1,149 @@
+/**
+ * Main-thread side of a pooled scan: turns a body (string, bytes or stream) into the bytes a worker
+ * needs, in one ArrayBuffer the task can move, plus the counts of what was only received. Memory per
+ * body is bounded by `bodyPlan` whatever the body's length.
+ */
+import type { BodySource, BodyStream, ScanMeta } from '../types.js';
+import { bodyPlan, type TailMode } from './protocol.js';
+
+export interface GatheredBody {
+  bytes: Uint8Array;
+  cuts: Uint32Array | null;
+  tail: number;
+  tailMode: TailMode;
+  error: string | null;
+  /** ArrayBuffers to move to the worker. */
+  transfer: ArrayBuffer[];
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A buffer of its own (never a slice of Node's shared pool, which cannot be moved) and not zero-filled:
+ * every byte handed to the worker is written first.
+ */
+function fresh(size: number): Uint8Array<ArrayBuffer> {
+  const b = Buffer.allocUnsafeSlow(size);
+  return new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
+}
+
+/** True when `view` is the only user of a plain (non-shared, non-pooled) ArrayBuffer. */
+function ownsBuffer(view: Uint8Array): boolean {
+  return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+}
+
+/**
+ * One in-memory body. A string is UTF-8 encoded once, and only as far as the plan keeps (its full
+ * length is measured without encoding). A Uint8Array is copied up to the plan's bound (the caller keeps
+ * a usable array, and Node's pooled Buffers cannot be moved) unless `moveBytes` is set and the array
+ * owns its whole ArrayBuffer: then that buffer is moved and the caller's array is detached.
+ */
+export function gatherBody(body: BodySource, meta: ScanMeta | undefined, maxBytes: number, moveBytes: boolean): GatheredBody {
+  const { keep, tailMode } = bodyPlan(meta, maxBytes);
+  if (typeof body === 'string') {
+    const total = Buffer.byteLength(body, 'utf8');
+    const want = Math.min(total, keep);
+    // encodeInto writes whole characters only: 3 spare bytes hold the one that straddles `want`, so
+    // the kept bytes are exactly the first `want` bytes of the full encoding (as Buffer.from gives).
+    const dest = fresh(want === total ? total : want + 3);
+    const { written } = encoder.encodeInto(body, dest);
+    const bytes = dest.subarray(0, Math.min(written, want));
+    return { bytes, cuts: null, tail: total - bytes.length, tailMode, error: null, transfer: [dest.buffer] };
+  }
+  const want = Math.min(body.length, keep);
+  if (moveBytes && ownsBuffer(body)) {
+    return { bytes: body.subarray(0, want), cuts: null, tail: body.length - want, tailMode, error: null, transfer: [body.buffer as ArrayBuffer] };
+  }
+  const copy = fresh(want);
+  copy.set(body.subarray(0, want));
+  return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, transfer: [copy.buffer] };
+}
+
+/** The chunks of a Web ReadableStream or an (async) iterable, strings taken as UTF-8 as the engine does. */
+async function* iterate(body: BodyStream | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in body || Symbol.iterator in body) {
+    for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    }
+    return;
+  }
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Appends into one growing ArrayBuffer (doubling), so the kept bytes end up in a single transferable buffer. */
+class ByteSink {
+  #buf: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+  #len = 0;
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get length(): number {
+    return this.#len;
+  }
+
+  /** Copies as much of `chunk` as fits under the limit; returns how many bytes were taken. */
+  append(chunk: Uint8Array): number {
+    const n = Math.min(chunk.length, this.#limit - this.#len);
+    if (n <= 0) return 0;
+    if (this.#len + n > this.#buf.length) {
+      const size = Math.min(this.#limit, Math.max(this.#len + n, 2 * this.#buf.length, 16 * 1024));
+      const next = fresh(size);
+      next.set(this.#buf.subarray(0, this.#len));
+      this.#buf = next;
+    }
+    this.#buf.set(n === chunk.length ? chunk : chunk.subarray(0, n), this.#len);
+    this.#len += n;
+    return n;
+  }
+
+  take(): Uint8Array {
+    return this.#buf.subarray(0, this.#len);
+  }
+}
+
+/**
+ * Reads a whole stream in the main thread. Keeps the plan's bound of bytes (copied at arrival, so the
+ * producer may reuse its chunks) with the chunk boundaries, counts the rest, and records a source
+ * failure instead of throwing: the engine turns it into the same notice in the worker.
+ */
+export async function gatherStream(body: BodyStream | Iterable<Uint8Array>, meta: ScanMeta | undefined, maxBytes: number): Promise<GatheredBody> {
+  const { keep, tailMode } = bodyPlan(meta, maxBytes);
+  const sink = new ByteSink(keep);
+  const cuts: number[] = [];
+  let tail = 0;
+  let error: string | null = null;
+  try {
+    for await (const chunk of iterate(body)) {
+      // Chunks are kept whole until the bound; the one crossing it is cut (the engine scans no byte
+      // past the cap, or never decompresses input past the bound in a real encoding), later ones counted.
+      if (sink.length < keep) {
+        const taken = sink.append(chunk);
+        cuts.push(taken);
+        tail += chunk.length - taken;
+      } else {
+        tail += chunk.length;
+      }
+    }
+  } catch (err) {
+    // Same text as the engine's own notice detail.
+    error = String((err as Error)?.message ?? err);
+  }
+  const bytes = sink.take();
+  const single = cuts.length === 1;
+  const cutList = single ? null : Uint32Array.from(cuts);
+  const transfer: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
+  if (cutList) transfer.push(cutList.buffer);
+  return { bytes, cuts: cutList, tail, tailMode, error, transfer };
+}

@@ -1,0 +1,5 @@
+/**
+ * The worker pool: `createScanner()` without `workers: 0` scans on Piscina worker threads, one body
+ * per task, with the same reports as the in-thread scanner. See docs/pool.md.
+ */
+export { PoolScanner, kDefaultTaskTimeoutMs, kDefaultQueuePerThread, type PoolScannerOptions } from './pool-scanner.js';

@@ -1,0 +1,78 @@
+/**
+ * The Piscina worker entry: one task scans one body with the in-thread engine (`scanStream`), so a
+ * pooled report is the in-thread report by construction. Programs are compiled once per worker per
+ * distinct rule option set and reused for every later task.
+ */
+import { threadId, workerData } from 'node:worker_threads';
+import { compileProgram, resolveBackend, scanStream, type Program } from '../engine/index.js';
+import { selectRules } from '../rules/index.js';
+import { isStartBoard, type PoolResult, type PoolTask, type RuleOptions, type ScanTask, type TestHook } from './protocol.js';
+
+const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.threads), startedAt: new Float64Array(workerData.startedAt) } : null;
+
+const programs = new Map<string, Program>();
+let compiles = 0;
+
+function programFor(rules: RuleOptions): Program {
+  const key = JSON.stringify([rules.allRules === true, rules.enable ?? [], rules.disable ?? [], rules.backend ?? 'auto']);
+  let program = programs.get(key);
+  if (program === undefined) {
+    program = compileProgram(
+      selectRules({ allRules: rules.allRules, enable: rules.enable, disable: rules.disable }),
+      resolveBackend(rules.backend ?? 'auto'),
+    );
+    programs.set(key, program);
+    compiles += 1;
+  }
+  return program;
+}
+
+/** Zero bytes standing for the ones received past the cap: the engine only counts them (see TailMode). */
+let zeros: Uint8Array | null = null;
+
+/** The chunks as the main thread received them, then the counted tail, then the source's failure. */
+function* chunksOf(task: ScanTask): Generator<Uint8Array> {
+  const { bytes, cuts } = task;
+  if (cuts === null) {
+    yield bytes;
+  } else {
+    let at = 0;
+    for (const len of cuts) {
+      yield bytes.subarray(at, at + len);
+      at += len;
+    }
+  }
+  if (task.tailMode === 'push') {
+    zeros ??= new Uint8Array(1024 * 1024);
+    for (let left = task.tail; left > 0; left -= zeros.length) yield left >= zeros.length ? zeros : zeros.subarray(0, left);
+  }
+  if (task.error !== null) throw new Error(task.error);
+}
+
+function runHook(hook: TestHook): Promise<never> | undefined {
+  if (hook === 'exit') process.exit(70);
+  if (hook === 'uncaught') {
+    setImmediate(() => {
+      throw new Error('leakscan test hook: uncaught exception in a scan worker');
+    });
+    return new Promise<never>(() => {});
+  }
+  // 'hang': a synchronous loop, the worst case: the worker's event loop never turns again.
+  for (;;);
+}
+
+export default async function scanTask(task: PoolTask): Promise<PoolResult> {
+  if (board !== null) {
+    board.startedAt[task.slot] = Date.now();
+    Atomics.store(board.threads, task.slot, threadId);
+  }
+  if (task.__test !== undefined && process.env.LEAKSCAN_TEST_HOOKS === '1') {
+    const pending = runHook(task.__test);
+    if (pending) return pending;
+  }
+  const program = programFor(task.rules);
+  if (task.kind === 'warm') return { report: null, threadId, compiles };
+  const report = await scanStream(program, chunksOf(task), task.meta, task.limits);
+  if (task.tailMode === 'received') report.bytesReceived += task.tail;
+  return { report, threadId, compiles };
+}

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { isAbsolute, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Writable } from 'node:stream';
+import type { InputError, Reporter, ReporterOptions, ReportRule, ReportSummary, ScanResult } from './types.js';
+import { SummaryCounter } from './summary.js';
+import { kToolName, packageVersion } from './tool.js';
+import { write } from './write.js';
+
+export const kSarifSchema = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+/** Key of our fingerprint in `partialFingerprints`; bump the suffix if the recipe ever changes. */
+export const kFingerprintKey = 'leakscanFindingHash/v1';
+
+/** The parts of SARIF 2.1.0 we write (see the OASIS schema for the full shape). */
+export interface SarifLog {
+  $schema: string;
+  version: '2.1.0';
+  runs: SarifRun[];
+}
+
+export interface SarifRun {
+  tool: { driver: { name: string; version: string; semanticVersion: string; rules: SarifRule[] } };
+  originalUriBaseIds?: Record<string, { uri: string }>;
+  invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications: SarifNotification[] }>;
+  results: SarifResult[];
+}
+
+export interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  defaultConfiguration: { level: 'warning' };
+  properties: { tags: string[] };
+}
+
+export interface SarifLocation {
+  physicalLocation: {
+    artifactLocation: { uri: string; uriBaseId?: string };
+    region?: { byteOffset: number; byteLength: number };
+  };
+}
+
+export interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: 'warning';
+  message: { text: string };
+  locations: SarifLocation[];
+  partialFingerprints: Record<string, string>;
+}
+
+export interface SarifNotification {
+  level: 'note' | 'error';
+  message: { text: string };
+  descriptor: { id: string };
+  locations: SarifLocation[];
+}
+
+const kSrcRoot = '%SRCROOT%';
+
+/**
+ * `artifactLocation` of a path: `-` is `stdin`, relative paths (and absolute ones under `baseDir`)
+ * become percent-encoded relative URIs against `%SRCROOT%`, other absolute paths `file:` URIs.
+ */
+export function artifactLocation(path: string, baseDir?: string): { uri: string; uriBaseId?: string } {
+  if (path === '-') return { uri: 'stdin' };
+  let rel = path;
+  if (isAbsolute(path)) {
+    const r = baseDir === undefined ? undefined : relative(baseDir, path);
+    if (r === undefined || r === '' || r.startsWith('..') || isAbsolute(r)) return { uri: pathToFileURL(path).href };
+    rel = r;
+  }
+  const segments = rel.split(sep === '\\' ? /[\\/]/ : '/').filter((s, i) => !(s === '.' && i === 0) && s !== '');
+  return { uri: segments.map(encodeURIComponent).join('/'), uriBaseId: kSrcRoot };
+}
+
+/**
+ * Fingerprint of a finding, stable across runs and machines: rule id, redacted value, artifact URI,
+ * and which occurrence of that triple it is in the file (so two cards masked alike in one file stay
+ * two alerts). Never line numbers (they move on every edit above) or raw values (a hash of a short
+ * secret can be brute-forced).
+ */
+export function findingFingerprint(ruleId: string, redacted: string, uri: string, occurrence: number): string {
+  return createHash('sha256').update(`leakscan/v1\0${ruleId}\0${redacted}\0${uri}\0${occurrence}`).digest('hex');
+}
+
+function ruleOf(r: ReportRule): SarifRule {
+  return {
+    id: r.id,
+    shortDescription: { text: r.description },
+    fullDescription: { text: r.description },
+    defaultConfiguration: { level: 'warning' },
+    properties: { tags: [...r.tags] },
+  };
+}
+
+/** Builds a SARIF log incrementally; `log()` may be called at any time. */
+export class SarifBuilder {
+  readonly #opts: ReporterOptions;
+  readonly #rules: SarifRule[] = [];
+  readonly #ruleIndex = new Map<string, number>();
+  readonly #results: SarifResult[] = [];
+  readonly #notifications: SarifNotification[] = [];
+  #failed = false;
+
+  constructor(opts: ReporterOptions = {}) {
+    this.#opts = opts;
+    for (const r of opts.rules ?? []) this.#rule(r);
+  }
+
+  #rule(r: ReportRule): number {
+    let i = this.#ruleIndex.get(r.id);
+    if (i === undefined) {
+      i = this.#rules.length;
+      this.#rules.push(ruleOf(r));
+      this.#ruleIndex.set(r.id, i);
+    }
+    return i;
+  }
+
+  add({ path, report }: ScanResult): void {
+    const artifact = artifactLocation(path, this.#opts.baseDir);
+    const seen = new Map<string, number>();
+    for (const f of report.findings) {
+      const ruleIndex = this.#rule({ id: f.ruleId, description: f.description, tags: f.tags });
+      const key = `${f.ruleId}\0${f.redacted}`;
+      const occurrence = seen.get(key) ?? 0;
+      seen.set(key, occurrence + 1);
+      this.#results.push({
+        ruleId: f.ruleId,
+        ruleIndex,
+        level: 'warning',
+        message: { text: `${f.description.replace(/\.$/, '')}: ${f.redacted}` },
+        locations: [{ physicalLocation: { artifactLocation: { ...artifact }, region: { byteOffset: f.start, byteLength: f.end - f.start } } }],
+        partialFingerprints: { [kFingerprintKey]: findingFingerprint(f.ruleId, f.redacted, artifact.uri, occurrence) },
+      });
+    }
+    for (const n of report.notices) {
+      this.#notifications.push({
+        level: 'note',
+        message: { text: n.message },
+        descriptor: { id: n.code },
+        locations: [{ physicalLocation: { artifactLocation: { ...artifact } } }],
+      });
+    }
+  }
+
+  error(err: InputError): void {
+    this.#failed = true;
+    this.#notifications.push({
+      level: 'error',
+      message: { text: err.message },
+      descriptor: { id: err.code },
+      locations: [{ physicalLocation: { artifactLocation: artifactLocation(err.path, this.#opts.baseDir) } }],
+    });
+  }
+
+  log(): SarifLog {
+    const version = this.#opts.toolVersion ?? packageVersion();
+    const run: SarifRun = {
+      tool: { driver: { name: kToolName, version, semanticVersion: version, rules: this.#rules } },
+      invocations: [{ executionSuccessful: !this.#failed, toolExecutionNotifications: this.#notifications }],
+      results: this.#results,
+    };
+    if (this.#opts.baseDir !== undefined) {
+      const base = pathToFileURL(this.#opts.baseDir).href;
+      run.originalUriBaseIds = { [kSrcRoot]: { uri: base.endsWith('/') ? base : `${base}/` } };
+    }
+    return { $schema: kSarifSchema, version: '2.1.0', runs: [run] };
+  }
+}
+
+/** A SARIF 2.1.0 log written at `end` (SARIF is one JSON document, it cannot be streamed). */
+export function createSarifReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
+  const counter = new SummaryCounter();
+  const builder = new SarifBuilder(opts);
+  return {
+    format: 'sarif',
+    async add(result: ScanResult): Promise<void> {
+      counter.add(result);
+      builder.add(result);
+    },
+    async error(err: InputError): Promise<void> {
+      counter.error(err);
+      builder.error(err);
+    },
+    async end(extra?: { durationMs?: number }): Promise<ReportSummary> {
+      await write(out, `${JSON.stringify(builder.log(), null, 2)}\n`);
+      return counter.summary(extra);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Writable } from 'node:stream';
+import type { InputError, Reporter, ReportSummary, ScanResult } from './types.js';
+import { SummaryCounter } from './summary.js';
+import { write } from './write.js';
+
+/**
+ * Control characters (a newline in a file name, an ANSI escape inside a matched PEM block) are shown
+ * escaped: text output goes to terminals, and a crafted input must not be able to rewrite the screen.
+ */
+export function escapeControls(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
+function displayPath(path: string): string {
+  return path === '-' ? '<stdin>' : escapeControls(path);
+}
+
+/** Notices the text format leaves to the summary line: one per skipped image would drown the findings. */
+const kQuietNotices = new Set(['SDD_SKIP_BINARY']);
+
+/** Human-readable lines of one result: `path:start-end  ruleId  redacted  description`, then notices. */
+export function textLines({ path, report }: ScanResult): string {
+  const p = displayPath(path);
+  let out = '';
+  for (const f of report.findings) {
+    out += `${p}:${f.start}-${f.end}  ${escapeControls(f.ruleId)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
+  }
+  for (const n of report.notices) {
+    if (kQuietNotices.has(n.code)) continue;
+    out += `${p}: note ${escapeControls(n.code)}: ${escapeControls(n.message)}\n`;
+  }
+  return out;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The closing line, e.g. `3 findings in 2 files; 57 files scanned (1.2 MiB), 12 binary skipped, 0.4 s`. */
+export function summaryLine(s: ReportSummary): string {
+  const head = s.findings === 0 ? 'no findings' : `${plural(s.findings, 'finding')} in ${plural(s.filesWithFindings, 'file')}`;
+  const parts = [`${plural(s.files, 'file')} scanned (${formatBytes(s.bytesScanned)})`];
+  if (s.skipped > 0) parts.push(`${s.skipped} binary skipped`);
+  if (s.truncated > 0) parts.push(`${s.truncated} truncated`);
+  if (s.errors > 0) parts.push(`${s.errors} unreadable`);
+  if (s.durationMs !== undefined) parts.push(`${(s.durationMs / 1000).toFixed(1)} s`);
+  return `${head}; ${parts.join(', ')}`;
+}
+
+/**
+ * Streams human-readable lines as results arrive and a summary line at the end. Unreadable inputs
+ * only count in the summary: the CLI reports them on standard error, where diagnostics belong.
+ */
+export function createTextReporter(out: Writable): Reporter {
+  const counter = new SummaryCounter();
+  return {
+    format: 'text',
+    add(result: ScanResult): Promise<void> {
+      counter.add(result);
+      return write(out, textLines(result));
+    },
+    async error(err: InputError): Promise<void> {
+      counter.error(err);
+    },
+    async end(extra?: { durationMs?: number }): Promise<ReportSummary> {
+      const summary = counter.summary(extra);
+      await write(out, `${summaryLine(summary)}\n`);
+      return summary;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Finding, ScanNotice, ScanReport } from '../types.js';
+
+/** Output formats of `leakscan scan` and `createReporter`. */
+export type ReportFormat = 'text' | 'json' | 'ndjson' | 'sarif';
+
+export const kReportFormats: readonly ReportFormat[] = ['text', 'json', 'ndjson', 'sarif'];
+
+/** One scanned input: `path` as the user named it (`-` for standard input). */
+export interface ScanResult {
+  path: string;
+  report: ScanReport;
+}
+
+/** An input that could not be read at all (missing, unreadable, not a file). */
+export interface InputError {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** What a report needs to know about a rule (a subset of `ManagedRuleInfo`). */
+export interface ReportRule {
+  id: string;
+  description: string;
+  tags: readonly string[];
+}
+
+export interface ReportSummary {
+  /** Inputs scanned (including skipped binary ones, excluding unreadable ones). */
+  files: number;
+  filesWithFindings: number;
+  findings: number;
+  /** Decoded bytes scanned, summed over inputs. */
+  bytesScanned: number;
+  /** Bytes read from the inputs, summed. */
+  bytesReceived: number;
+  /** Inputs not scanned because they are binary. */
+  skipped: number;
+  /** Inputs only partly scanned (longer than the cap, or too many findings). */
+  truncated: number;
+  /** Inputs that could not be read. */
+  errors: number;
+  durationMs?: number;
+}
+
+export interface ReporterOptions {
+  /**
+   * Rules that were selected for the run. SARIF lists them all in `tool.driver.rules`; without
+   * them it lists the rules that fired.
+   */
+  rules?: readonly ReportRule[];
+  /** Tool version written in JSON and SARIF; default: this package's version. */
+  toolVersion?: string;
+  /**
+   * Directory relative paths are relative to (the working directory of the scan). SARIF makes
+   * absolute paths under it relative and records it as `%SRCROOT%`.
+   */
+  baseDir?: string;
+}
+
+/**
+ * Receives results as they arrive and writes them to its stream: line formats (text, ndjson) at
+ * once, document formats (json, sarif) at `end`. Never ends the stream it was given: the caller owns it.
+ */
+export interface Reporter {
+  readonly format: ReportFormat;
+  /** Adds one scanned input. Resolves when the stream accepted the output (backpressure). */
+  add(result: ScanResult): Promise<void>;
+  /** Records an input that could not be read. */
+  error(err: InputError): Promise<void>;
+  /** Writes whatever is left and resolves with the totals. */
+  end(extra?: { durationMs?: number }): Promise<ReportSummary>;
+}
+
+/**
+ * The only finding fields any sink writes, copied one by one so that a field added to `Finding` later
+ * (a raw value for a verifier, say) can never leak into a report by a spread.
+ */
+export function publicFinding(f: Finding): Finding {
+  return { ruleId: f.ruleId, description: f.description, tags: [...f.tags], start: f.start, end: f.end, redacted: f.redacted };
+}
+
+export function publicNotice(n: ScanNotice): ScanNotice {
+  return { code: n.code, message: n.message };
+}

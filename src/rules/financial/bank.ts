@@ -1,0 +1,222 @@
+import type { RuleDef } from '../types.js';
+import { abaValid } from '../../validators/aba.js';
+import { ibanLength, ibanValid, kIbanBbanFormats } from '../../validators/iban.js';
+import { luhnValid } from '../../validators/luhn.js';
+import { kIsoCountryCodes } from './countries.js';
+
+/**
+ * IBAN pattern: for each IBAN length in the registry, the countries of that length, two check digits
+ * and exactly the right number of characters, with an optional single space before each group of
+ * four. Encoding each country's length in the pattern (instead of "2 to 7 groups") means a word that
+ * follows an IBAN (`NL91 ABNA 0417 1643 EURO`) is never swallowed into it, which would make the
+ * length check reject a real IBAN. Upper-case only: see the rule's note.
+ */
+function ibanPattern(): string {
+  const byLength = new Map<number, string[]>();
+  for (const cc of Object.keys(kIbanBbanFormats)) {
+    const len = ibanLength(cc)!;
+    byLength.set(len, [...(byLength.get(len) ?? []), cc]);
+  }
+  const branches = [...byLength.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([len, ccs]) => {
+      const groups = Math.floor((len - 4) / 4);
+      const rest = (len - 4) % 4;
+      return `(?:${ccs.join('|')})[0-9]{2}(?: ?[A-Z0-9]{4}){${groups}}${rest > 0 ? `(?: ?[A-Z0-9]{${rest}})` : ''}`;
+    });
+  return `(?:${branches.join('|')})`;
+}
+
+/** Spaces in an IBAN are all-or-nothing: none, or one before every group of four. */
+function ibanRuleValid(value: string): boolean {
+  const compact = value.replaceAll(' ', '');
+  if (compact.length !== value.length) {
+    const spaces = value.length - compact.length;
+    if (spaces !== Math.ceil(compact.length / 4) - 1) return false;
+  }
+  return ibanValid(compact);
+}
+
+const kIban: RuleDef = {
+  id: 'iban',
+  description: 'International Bank Account Number (registry country, length, BBAN format and MOD 97-10 checked).',
+  family: 'financial-information',
+  tags: ['iban', 'bank-account'],
+  enabledByDefault: true,
+  // The check digits and the BBAN's digits form a run of 8+ digits in every registry example (the
+  // alphanumeric BBANs still carry a long numeric account part); the window reaches back to the
+  // country code. Only spaces join the run, so dates and dotted numbers do not wake the rule.
+  trigger: { digits: { min: 8, separators: ' ' } },
+  pattern: ibanPattern(),
+  maxLength: 34 + 8,
+  validate: ibanRuleValid,
+  note: 'Matches the electronic (no spaces) and print (a space every 4 characters) forms in upper case, as ISO 13616 writes them; lower-case or mixed-case IBANs are not reported: they are rare in generated responses, and accepting them would let lower-case identifiers through on length and checksum alone. IBANs whose BBAN has no run of 8 digits (possible in a few alphanumeric formats) are not triggered.',
+  examples: {
+    positive: [
+      { text: '{"iban":"DE89370400440532013000","bic":"COBADEFFXXX"}', match: 'DE89370400440532013000' },
+      { text: 'IBAN: GB29 NWBK 6016 1331 9268 19\nBIC: NWBKGB2L', match: 'GB29 NWBK 6016 1331 9268 19' },
+      { text: '<td>FR14 2004 1010 0505 0001 3M02 606</td>', match: 'FR14 2004 1010 0505 0001 3M02 606' },
+      { text: 'Überweisung an NL91 ABNA 0417 1643 00 EURO', match: 'NL91 ABNA 0417 1643 00' },
+      { text: 'iban=MT84MALT011000012345MTLCAST001S&amount=10', match: 'MT84MALT011000012345MTLCAST001S' },
+      { text: '收款账号：SA0380000000608010167519。', match: 'SA0380000000608010167519' },
+    ],
+    negative: [
+      { text: '{"iban":"DE89370400440532013001"}' },
+      { text: 'lower case de89370400440532013000 is not matched' },
+      { text: 'mixed spacing DE89 37040044 0532 0130 00' },
+      { text: 'too long DE893704004405320130001 and glued XDE89370400440532013000' },
+      { text: 'no IBAN in US: US64SVBKUS6S3300958879' },
+      { text: 'order GB29NWBK6016133192681 ships 2024-01-15' },
+    ],
+  },
+};
+
+const kAbaRouting: RuleDef = {
+  id: 'us-aba-routing',
+  description: 'US ABA routing transit number next to a routing/ABA/RTN keyword (3-7-1 checksum and Federal Reserve prefix checked).',
+  family: 'financial-information',
+  tags: ['us', 'bank-routing'],
+  enabledByDefault: true,
+  trigger: { digits: { min: 9, separators: '-' } },
+  // Nine digits, or 4-4-1 with dashes as some forms print it. An overrun (`-5`, `.5`) is captured so
+  // that validate drops a slice of a longer number; on the left, a digit, letter, dash or dot touching
+  // the number rejects it. (No lead-in as for cards: it would swallow the `: ` after `ABA`, and the
+  // context words are looked for before the match.)
+  pattern: '[0-3678][0-9]{3}-?[0-9]{4}-?[0-9](?:[.-][0-9])?',
+  maxLength: 13,
+  boundary: { left: 'A-Za-z0-9.-' },
+  validate: (v) => (/^[0-9]{9}$/.test(v) || /^[0-9]{4}-[0-9]{4}-[0-9]$/.test(v)) && abaValid(v.replaceAll('-', '')),
+  // About 1 random 9-digit number in 10 passes the checksum, so a keyword is required. `aba` and
+  // `rtn` only count with a delimiter after them, so "database" or "sortNumber" do not qualify.
+  context: {
+    words: ['routing', 'aba ', 'aba:', 'aba#', 'aba"', 'aba=', 'aba_', 'aba/', 'abanumber', 'rtn ', 'rtn:', 'rtn#', 'rtn"', 'rtn=', 'rtn_', 'transit number', 'transit no'],
+    before: 50,
+  },
+  examples: {
+    positive: [
+      { text: '{"routing_number":"021000021","account_number":"000123456789"}', match: '021000021' },
+      { text: 'ABA: 0110-0001-5', match: '0110-0001-5' },
+      { text: '<dt>Routing (RTN)</dt><dd>322271627</dd>', match: '322271627' },
+      { text: 'Bankleitzahl/ABA# 071000013 für USD', match: '071000013' },
+    ],
+    negative: [
+      { text: '{"routing_number":"021000022"}' },
+      { text: 'routing number 500000005 (prefix 50 is unassigned)' },
+      { text: 'order 021000021 shipped' },
+      { text: 'database row 021000021' },
+      { text: 'routing 1-021000021 and 021000021-5 and 0210000210' },
+    ],
+  },
+};
+
+/** Words that fill the BIC's shape after a SWIFT keyword but are not codes. */
+const kBicStopWords = new Set(['REQUIRED', 'OPTIONAL', 'REQUESTED', 'PROVIDED']);
+
+function bicValid(value: string): boolean {
+  // The pattern is case-insensitive for its keyword; a BIC itself is always upper-case.
+  if (!/^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(value)) return false;
+  if (!kIsoCountryCodes.has(value.slice(4, 6))) return false;
+  // Branch `XXX` is the head office; no other branch code starts with X.
+  if (value.length === 11 && value[8] === 'X' && value.slice(8) !== 'XXX') return false;
+  return !kBicStopWords.has(value);
+}
+
+const kSwiftBic: RuleDef = {
+  id: 'swift-bic',
+  description: 'SWIFT/BIC bank identifier code after a SWIFT or BIC keyword (ISO 9362 shape and country checked).',
+  family: 'financial-information',
+  tags: ['swift', 'bic'],
+  enabledByDefault: false,
+  note: 'A BIC identifies a bank, not a person or an account, and any 8 or 11 capitals after "swift" or "bic" fit its shape (there is no checksum); useful to find payment instructions, so off by default.',
+  trigger: { keywords: ['swift', 'bic'] },
+  // Keyword, an optional second word (`SWIFT code`, `BIC/SWIFT`, `swift_code`), 1-4 punctuation or
+  // space characters, then the code in group 1 (the suffix of the match, as the engine expects).
+  pattern: '(?:swift|bic)(?:[ _/-]?(?:code|bic|swift|address|number|no|id))?[^A-Za-z0-9\\n]{1,4}([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)',
+  ignoreCase: true,
+  group: 1,
+  maxLength: 5 + 8 + 4 + 11,
+  validate: bicValid,
+  examples: {
+    positive: [
+      { text: 'IBAN: DE89 3704 0044 0532 0130 00, BIC: COBADEFFXXX', match: 'COBADEFFXXX' },
+      { text: '{"swift_code":"NWBKGB2L"}', match: 'NWBKGB2L' },
+      { text: 'SWIFT/BIC: BNPAFRPP', match: 'BNPAFRPP' },
+    ],
+    negative: [
+      { text: 'SWIFT code: REQUIRED' },
+      { text: 'public static final String BIC = "unknown";' },
+      { text: 'swift code: NWBKZZ2L (no such country)' },
+      { text: 'bic: cobadeffxxx' },
+      { text: 'BIC: DEUTDEFFX12 (branch starting with X)' },
+      { text: 'Swift Package Manager: SWIFTPKG' },
+    ],
+  },
+};
+
+const kUsBankAccount: RuleDef = {
+  id: 'us-bank-account',
+  description: 'US bank account number (8-17 digits) right after an account-number keyword.',
+  family: 'financial-information',
+  tags: ['us', 'bank-account'],
+  enabledByDefault: false,
+  note: 'US account numbers have no common format or checksum; only the keyword separates them from any other 8-17 digit number (order numbers, phone numbers, ids), so the rule is off by default.',
+  trigger: { digits: { min: 8, separators: '' } },
+  pattern: '[0-9]{8,17}(?:[.-][0-9])?',
+  maxLength: 19,
+  boundary: { left: 'A-Za-z0-9.-' },
+  validate: (v) => /^[0-9]{8,17}$/.test(v) && !/^(.)\1*$/.test(v),
+  context: {
+    words: ['account number', 'account no', 'account #', 'account_number', 'accountnumber', 'acct', 'bank account', 'checking account', 'savings account'],
+    before: 40,
+  },
+  examples: {
+    positive: [
+      { text: '{"routing_number":"021000021","account_number":"000123456789"}', match: '000123456789' },
+      { text: 'Checking account: 4401 2233 ... Acct # 9876543210', match: '9876543210' },
+    ],
+    negative: [
+      { text: '{"order_number":"000123456789"}' },
+      { text: 'account number 00000000' },
+      { text: 'account number 1234567' },
+      { text: 'account number 123456789012345678' },
+    ],
+  },
+};
+
+/**
+ * Magnetic-stripe track data (ISO/IEC 7813): track 1 `%B<PAN>^<NAME>^<YYMM><service code>…?` and track 2
+ * `;<PAN>=<YYMM><service code>…?`. Storing it after authorisation is forbidden by PCI DSS, so any
+ * occurrence in a response is serious; the PAN inside must pass Luhn and the expiry month be 01-12.
+ */
+function trackValid(value: string): boolean {
+  const m = /^(?:%?B)?;?([0-9]{12,19})[=^](?:[^^]{2,26}\^)?[0-9]{2}([0-9]{2})/.exec(value);
+  if (m === null) return false;
+  const month = Number(m[2]);
+  return month >= 1 && month <= 12 && luhnValid(m[1]!);
+}
+
+const kTrackData: RuleDef = {
+  id: 'card-track-data',
+  description: 'Payment card magnetic-stripe track 1 or track 2 data (PAN with Luhn, expiry and service code).',
+  family: 'financial-information',
+  tags: ['card', 'track-data'],
+  enabledByDefault: false,
+  note: 'Precise (it needs the track separators and a Luhn-valid PAN) but expected only on card-present payment systems; off by default like the other card-detail rules and meant to be enabled there.',
+  trigger: { digits: { min: 12 } },
+  pattern: "(?:%?B[0-9]{12,19}\\^[A-Za-z0-9 /.'-]{2,26}\\^[0-9]{7}[0-9A-Za-z ]{0,40}\\??|;?[0-9]{12,19}=[0-9]{7}[0-9]{0,30}\\??)",
+  maxLength: 2 + 19 + 1 + 26 + 1 + 7 + 40 + 1,
+  validate: trackValid,
+  examples: {
+    positive: [
+      { text: 'track1=%B4111111111111111^DOE/JANE^2912101000000000000000000?', match: '%B4111111111111111^DOE/JANE^2912101000000000000000000?' },
+      { text: '{"track2":";4111111111111111=29121010000012300000?"}', match: ';4111111111111111=29121010000012300000?' },
+    ],
+    negative: [
+      { text: 'track2=;4111111111111112=29121010000012300000?' },
+      { text: ';4111111111111111=29131010000012300000? (month 13)' },
+      { text: 'a=4111111111111111&b=2912101' },
+    ],
+  },
+};
+
+export const bankRules: readonly RuleDef[] = [kIban, kAbaRouting, kSwiftBic, kUsBankAccount, kTrackData];

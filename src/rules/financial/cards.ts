@@ -1,0 +1,283 @@
+import type { RuleDef, RuleExample } from '../types.js';
+import { luhnValid } from '../../validators/luhn.js';
+import { kNumberLeadIn, kNumberLeadInLength } from './shape.js';
+
+/**
+ * Payment card numbers (PANs), one rule per brand. Every rule shares the same shape:
+ *
+ * - trigger: a digit run of at least the brand's shortest length (the shared digits tracker);
+ * - pattern: a lead-in that proves the number starts here (see `kNumberLeadIn`), then the brand's
+ *   first four digits and either the rest unseparated or a loose run of digits with optional single
+ *   separators, taking up to one digit MORE than the brand's longest length. Taking the overrun is
+ *   deliberate: a value that is a slice of a longer number (`4111 1111 1111 1111 2025`, a UUID's
+ *   digits) comes out too long or in a wrong grouping and `validate` drops it, instead of the slice
+ *   being reported. The price: a grouped number directly followed by a space and more digits
+ *   (`4111 1111 1111 1111 12/29`) is dropped too; written unseparated it is found;
+ * - validate: separators are none or all the same single space or dash, in the brand's usual grouping
+ *   (4-4-4-4, 4-6-5 for Amex, 4-6-4 for 14-digit Diners, 4-4-4-4-3 for 19 digits; 17 and 18 digits
+ *   are accepted unseparated only), the length is one the brand issues, the IIN range is the brand's,
+ *   and the Luhn check holds (through the `luhn` package, see src/validators/luhn.ts).
+ *
+ * IIN ranges follow the networks' published ranges as summarised by ISO/IEC 7812 registries and the
+ * acquirers' BIN guides. Where two brands overlap, one rule owns the range so a number yields a single
+ * finding: the Discover/UnionPay co-branded range 622126-622925 is reported as `card-discover`.
+ */
+
+interface Brand {
+  readonly id: string;
+  readonly name: string;
+  readonly tag: string;
+  /** Regex for the first four digits (cheap pre-selection; `iin` is the exact check). */
+  readonly first4: string;
+  readonly lengths: readonly number[];
+  readonly iin: (digits: string) => boolean;
+  readonly enabledByDefault: boolean;
+  readonly note?: string;
+  readonly positive: readonly RuleExample[];
+  readonly negative: readonly RuleExample[];
+}
+
+/** Groupings printed on cards and in forms, by number length (group sizes joined with `-`). */
+const kGroupings: Readonly<Record<number, readonly string[]>> = {
+  14: ['4-6-4'],
+  15: ['4-6-5'],
+  16: ['4-4-4-4'],
+  19: ['4-4-4-4-3'],
+};
+
+function prefixIn(digits: string, len: number, lo: number, hi: number): boolean {
+  const p = Number(digits.slice(0, len));
+  return p >= lo && p <= hi;
+}
+
+/** Accepts the value if it is a plausible, Luhn-valid card number of `brand`. */
+function cardValidator(brand: Brand): (value: string) => boolean {
+  return (value) => {
+    let digits = value;
+    const sepAt = value.search(/[^0-9]/);
+    if (sepAt >= 0) {
+      const sep = value[sepAt]!;
+      if (sep !== ' ' && sep !== '-') return false;
+      const groups = value.split(sep);
+      // Mixed separators leave a non-digit inside a group (`4111 1111-1111 1111`).
+      if (!groups.every((g) => /^[0-9]+$/.test(g))) return false;
+      digits = groups.join('');
+      const shape = groups.map((g) => g.length).join('-');
+      if (!(kGroupings[digits.length] ?? []).includes(shape)) return false;
+    }
+    if (!brand.lengths.includes(digits.length)) return false;
+    if (!brand.iin(digits)) return false;
+    return luhnValid(digits);
+  };
+}
+
+function cardRule(brand: Brand): RuleDef {
+  const min = Math.min(...brand.lengths);
+  const max = Math.max(...brand.lengths);
+  // Unseparated: the remaining digits, plus a `-`/`.` overrun (`4111111111111111-7`, `….50`) so such
+  // compounds are dropped; a space after an unseparated number ends it (`4111111111111111 12/29`).
+  // Grouped: digits with single separators, up to one digit past the longest length (overrun).
+  const plain = `[0-9]{${min - 4},${max - 4}}(?:[.-][0-9])?`;
+  const grouped = `(?:[ .-]?[0-9]){${min - 4},${max + 1 - 4}}`;
+  const rule: RuleDef = {
+    id: brand.id,
+    description: `${brand.name} payment card number (brand prefix, length, grouping and Luhn checked).`,
+    family: 'financial-information',
+    tags: ['card', brand.tag],
+    enabledByDefault: brand.enabledByDefault,
+    // Cards are written with spaces or dashes only: dots do not join the run (decimals, SVG paths).
+    trigger: { digits: { min, separators: ' -' } },
+    pattern: `${kNumberLeadIn}(${brand.first4}(?:${plain}|${grouped}))`,
+    group: 1,
+    // The lead-in judges the left side itself (it may start with a letter: `Visa 4111…`).
+    boundary: { left: '' },
+    // Lead-in, four digits, then each further digit with at most one separator before it.
+    maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
+    validate: cardValidator(brand),
+    examples: { positive: brand.positive, negative: brand.negative },
+  };
+  return brand.note === undefined ? rule : { ...rule, note: brand.note };
+}
+
+// Numbers below are the networks' public test numbers (Stripe and PayPal developer docs) or synthetic
+// numbers made for these examples with a computed Luhn check digit.
+
+const kVisa: Brand = {
+  id: 'card-visa',
+  name: 'Visa',
+  tag: 'visa',
+  first4: '4[0-9]{3}',
+  // 13-digit Visa numbers are no longer issued, and 13-digit EAN barcodes of German products
+  // (prefixes 400-440) would pass one time in ten: left out on purpose.
+  lengths: [16, 19],
+  iin: (d) => d[0] === '4',
+  enabledByDefault: true,
+  positive: [
+    { text: '{"payment":{"card_number":"4111111111111111","exp":"12/29"}}', match: '4111111111111111' },
+    { text: '<td class="pan">4111 1111 1111 1111</td>', match: '4111 1111 1111 1111' },
+    { text: 'card=4500-1234-1234-5677&cvc=123', match: '4500-1234-1234-5677' },
+    { text: '카드번호 4012 8888 8888 1881 입니다', match: '4012 8888 8888 1881' },
+    { text: 'visa19: 4000 1234 5678 9012 343\n', match: '4000 1234 5678 9012 343' },
+    { text: '"pan": "\\u0034111111111111111"', contentType: 'application/json', match: '4111111111111111' },
+  ],
+  negative: [
+    { text: '{"card_number":"4111111111111112"}' },
+    { text: '{"orderId":"1000234523452345","total":"4111.11"}' },
+    { text: 'ref 14111111111111111 and x4111111111111111 and 4111111111111111a' },
+    { text: 'mixed 4111 1111-1111 1111 separators' },
+    { text: '"id":"41111111-1111-1111-1111-111111111111"' },
+    { text: 'run 4111 1111 1111 1111 2025 and 1111 4242 4242 4242 4242' },
+    { text: 'ts=1700000000000 ms' },
+    { text: 'ORD-4111111111111111 and 4111.1111.1111.1111 and 4111111111111111.50' },
+  ],
+};
+
+const kMastercard: Brand = {
+  id: 'card-mastercard',
+  name: 'Mastercard',
+  tag: 'mastercard',
+  first4: '(?:5[1-5][0-9]{2}|2[2-7][0-9]{2})',
+  lengths: [16],
+  iin: (d) => prefixIn(d, 2, 51, 55) || prefixIn(d, 4, 2221, 2720),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"pan":"5555555555554444"}', match: '5555555555554444' },
+    { text: 'Card: 2223 0031 2200 3222 (Mastercard 2-series)', match: '2223 0031 2200 3222' },
+    { text: '<input value="2712-3456-7890-1236">', match: '2712-3456-7890-1236' },
+  ],
+  negative: [
+    { text: '{"pan":"5555555555554445"}' },
+    { text: 'outside 2-series: 2721123456789019 and 2220123456789015' },
+    { text: 'prefix 56: 5655555555554444' },
+    { text: 'grouping 5555 5555 5555 4444 1 and 55555555 55554444' },
+  ],
+};
+
+const kAmex: Brand = {
+  id: 'card-amex',
+  name: 'American Express',
+  tag: 'amex',
+  first4: '3[47][0-9]{2}',
+  lengths: [15],
+  iin: (d) => d.startsWith('34') || d.startsWith('37'),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"amex":"378282246310005"}', match: '378282246310005' },
+    { text: '<span>3714 496353 98431</span>', match: '3714 496353 98431' },
+    { text: 'AMEX 3782-822463-10005 exp 04/30', match: '3782-822463-10005' },
+  ],
+  negative: [
+    { text: '{"amex":"378282246310006"}' },
+    { text: 'wrong grouping 3782 8224 6310 005' },
+    { text: 'imei 353456789012347 and 358282246310005' },
+    { text: 'longer 3782 822463 10005 1234' },
+  ],
+};
+
+const kDiscover: Brand = {
+  id: 'card-discover',
+  name: 'Discover',
+  tag: 'discover',
+  first4: '(?:6011|64[4-9][0-9]|65[0-9]{2}|622[1-9])',
+  lengths: [16, 17, 18, 19],
+  iin: (d) => d.startsWith('6011') || prefixIn(d, 3, 644, 649) || d.startsWith('65') || prefixIn(d, 6, 622126, 622925),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"card":"6011111111111117"}', match: '6011111111111117' },
+    { text: 'Discover: 6011 0009 9013 9424.', match: '6011 0009 9013 9424' },
+    { text: 'cobrand=6221261234567897;', match: '6221261234567897' },
+    { text: '<b>6229 2512 3456 7890 124</b>', match: '6229 2512 3456 7890 124' },
+  ],
+  negative: [
+    { text: '{"card":"6011111111111118"}' },
+    { text: 'below 644: 6430123456789012; before 622126: 6221251234567898' },
+    { text: '17 digits grouped 6500 1234 5678 9012 1' },
+    { text: 'glued x6011111111111117 and 96011111111111117 and 6011111111111117y' },
+  ],
+};
+
+const kJcb: Brand = {
+  id: 'card-jcb',
+  name: 'JCB',
+  tag: 'jcb',
+  first4: '35[2-8][0-9]',
+  lengths: [16, 17, 18, 19],
+  iin: (d) => prefixIn(d, 4, 3528, 3589),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"jcb":"3530111333300000"}', match: '3530111333300000' },
+    { text: 'カード番号：3566 0020 2036 0505', match: '3566 0020 2036 0505' },
+    { text: 'pan=3589-1234-5678-9012-346\n', match: '3589-1234-5678-9012-346' },
+  ],
+  negative: [
+    { text: '{"jcb":"3530111333300001"}' },
+    { text: 'below range 3527123456789013' },
+    { text: 'mixed 3530 1113-3330 0000' },
+  ],
+};
+
+const kDiners: Brand = {
+  id: 'card-diners',
+  name: 'Diners Club',
+  tag: 'diners',
+  first4: '(?:30[0-5][0-9]|3[689][0-9]{2})',
+  // 14 digits is the classic length; 16-digit numbers exist on the 30x/36 ranges (Stripe's test
+  // number 3056930009020004 is one).
+  lengths: [14, 16],
+  iin: (d) => prefixIn(d, 3, 300, 305) || d.startsWith('36') || d.startsWith('38') || d.startsWith('39'),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"diners":"30569309025904"}', match: '30569309025904' },
+    { text: 'Diners 3622 720627 1667', match: '3622 720627 1667' },
+    { text: '<td>3056-9300-0902-0004</td>', match: '3056-9300-0902-0004' },
+  ],
+  negative: [
+    { text: '{"diners":"30569309025905"}' },
+    { text: 'prefix 306: 3061234567898 and 30612345678904' },
+    { text: '15 digits 385200000232371' },
+  ],
+};
+
+const kUnionPay: Brand = {
+  id: 'card-unionpay',
+  name: 'UnionPay',
+  tag: 'unionpay',
+  first4: '62[0-9]{2}',
+  lengths: [16, 17, 18, 19],
+  // 622126-622925 is co-branded with Discover and reported by `card-discover` only.
+  iin: (d) => d.startsWith('62') && !prefixIn(d, 6, 622126, 622925),
+  enabledByDefault: true,
+  positive: [
+    { text: '{"unionpay":"6200000000000005"}', match: '6200000000000005' },
+    { text: '银行卡号：6205 5000 0000 0000 004。', match: '6205 5000 0000 0000 004' },
+    { text: 'card=621234567890123457&ok', match: '621234567890123457' },
+  ],
+  negative: [
+    { text: '{"unionpay":"6200000000000006"}' },
+    { text: 'co-branded 6221261234567897 is Discover’s' },
+    { text: '15 digits 620000000000004' },
+  ],
+};
+
+const kMaestro: Brand = {
+  id: 'card-maestro',
+  name: 'Maestro',
+  tag: 'maestro',
+  first4: '(?:5018|5020|5038|5893|6304|6759|676[1-3])',
+  lengths: [12, 13, 14, 15, 16, 17, 18, 19],
+  iin: (d) => ['5018', '5020', '5038', '5893', '6304', '6759', '6761', '6762', '6763'].includes(d.slice(0, 4)),
+  enabledByDefault: false,
+  note: 'Maestro numbers run from 12 to 19 digits, so with Luhn passing one number in ten, short digit runs (12-15 digits, common as ids) on these prefixes would be reported; enable it where Maestro cards are expected.',
+  positive: [
+    { text: '{"maestro":"6759649826438453"}', match: '6759649826438453' },
+    { text: 'Maestro 6304 1234 5678 9015', match: '6304 1234 5678 9015' },
+    { text: 'pan: 5018123456789', match: '5018123456789' },
+  ],
+  negative: [
+    { text: '{"maestro":"6759649826438454"}' },
+    { text: 'not Maestro 6760123456789012' },
+    { text: 'too short 50181234567' },
+  ],
+};
+
+export const cardRules: readonly RuleDef[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro].map(cardRule);

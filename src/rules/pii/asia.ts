@@ -1,0 +1,220 @@
+import type { RuleDef } from '../types.js';
+import { cnResidentIdValid } from '../../validators/cn-resident-id.js';
+import { hkHkidValid } from '../../validators/hk-hkid.js';
+import { krRrnValid } from '../../validators/kr-rrn.js';
+import { sgNricValid } from '../../validators/sg-nric.js';
+import { twNationalIdValid } from '../../validators/tw-national-id.js';
+import { verhoeffValid } from '../../validators/verhoeff.js';
+import { digitsOf, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
+
+/** Aadhaar numbers never start with 0 or 1; palindromes and one repeated digit are test junk (Presidio drops them too). */
+function aadhaarValid(digits: string): boolean {
+  return (
+    /^[2-9][0-9]{11}$/.test(digits) &&
+    digits !== [...digits].reverse().join('') &&
+    !oneRepeatedDigit(digits) &&
+    verhoeffValid(digits)
+  );
+}
+
+export const asiaRules: readonly RuleDef[] = [
+  {
+    id: 'in-aadhaar',
+    description: 'Indian Aadhaar number in its printed 4-4-4 grouping with a valid Verhoeff check digit.',
+    family: 'pii',
+    tags: ['in', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 12 } },
+    // A whole run only: 4-4-4 inside a spaced card number or IBAN is not an Aadhaar number.
+    ...wholeRun('[2-9][0-9]{3} [0-9]{4} [0-9]{4}|[2-9][0-9]{3}-[0-9]{4}-[0-9]{4}'),
+    maxLength: 14 + kRunExtra,
+    validate: (v) => /^[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}$/.test(v) && aadhaarValid(digitsOf(v)),
+    examples: {
+      positive: [
+        { text: '{"name":"Priya Nair","aadhaar":"4045 3805 8038"}', match: '4045 3805 8038' },
+        { text: 'आधार संख्या: 5558-6082-1440', match: '5558-6082-1440' },
+        { text: '<td>2974 9921 3553</td>', match: '2974 9921 3553' },
+        { text: '<p data-uid="4045&#32;3805&#32;8038">', contentType: 'text/html', match: '4045 3805 8038' },
+      ],
+      negative: [
+        { text: 'Aadhaar 4045 3805 8039 (check digit off by one)' },
+        { text: 'card 4111 4045 3805 8038 and IBAN GB29 NWBK 6016 1331 9268 19' },
+        { text: 'id 1045 3805 8038 starts with 1' },
+        { text: 'ref 4045 3805 80381' },
+      ],
+    },
+  },
+  {
+    id: 'in-aadhaar-unformatted',
+    description: 'Indian Aadhaar number written as 12 bare digits with a valid Verhoeff check digit, next to an Aadhaar label.',
+    family: 'pii',
+    tags: ['in', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 12 } },
+    pattern: '[2-9][0-9]{11}',
+    maxLength: 12,
+    // Twelve bare digits are also AWS account ids and Indian phone numbers with their 91 prefix, of
+    // which one in ten passes Verhoeff: the label is required.
+    context: { words: ['aadhaar', 'aadhar', 'adhaar', 'uidai', 'आधार'], before: kLabelReach },
+    validate: aadhaarValid,
+    examples: {
+      positive: [
+        { text: '{"kyc":{"aadhaar_number":"976014327969","pan":"AFZPK7190K"}}', match: '976014327969' },
+        { text: 'Aadhaar No: 297499213553', match: '297499213553' },
+      ],
+      negative: [
+        { text: 'arn:aws:iam::976014327969:root' },
+        { text: '{"aadhaar":"976014327960"}' },
+        { text: 'Aadhaar: 9760143279691' },
+      ],
+    },
+  },
+  {
+    id: 'in-pan',
+    description: 'Indian Permanent Account Number (AAAPA9999A) with a valid holder-type letter.',
+    family: 'pii',
+    tags: ['in', 'tax-id'],
+    enabledByDefault: true,
+    trigger: { token: { min: 10, max: 10, needsLetter: true } },
+    // 4th letter: holder type (P person, C company, H HUF, F firm, A AOP, T trust, B BOI, L local
+    // authority, J artificial juridical person, G government). The last letter is a check character
+    // whose algorithm is not published.
+    pattern: '[A-Z]{3}[ABCFGHJLPT][A-Z][0-9]{4}[A-Z]',
+    maxLength: 10,
+    // The serial runs 0001-9999; ABCPE1234F-style sequences are what forms print as samples.
+    validate: (v) => v.slice(5, 9) !== '0000' && !/^ABC.E1234F$/.test(v) && !v.startsWith('AAAPZ1234'),
+    note: 'No published check digit: a 10-character token of this exact upper-case shape with a holder-type letter is the only evidence.',
+    examples: {
+      positive: [
+        { text: '{"pan":"AFZPK7190K","name":"R Kumar"}', match: 'AFZPK7190K' },
+        { text: 'PAN: BNZCS4821Q (company)', match: 'BNZCS4821Q' },
+      ],
+      negative: [
+        { text: 'PAN format ABCPE1234F, e.g. AAAPZ1234C' },
+        { text: 'code AFZDK7190K has holder type D, which does not exist' },
+        { text: 'token xAFZPK7190K and AFZPK7190K9 and afzpk7190k' },
+      ],
+    },
+  },
+  {
+    id: 'cn-resident-id',
+    description: 'Chinese resident identity card number (18 characters) with a valid birth date and ISO 7064 MOD 11-2 check character.',
+    family: 'pii',
+    tags: ['cn', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 17 } },
+    pattern: '[1-8][0-9]{5}(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[0-9]{3}[0-9Xx]',
+    maxLength: 18,
+    validate: cnResidentIdValid,
+    examples: {
+      positive: [
+        { text: '{"姓名":"张伟","身份证号":"440305198802173613"}', match: '440305198802173613' },
+        { text: '公民身份号码510104197506052389，住址：成都市', match: '510104197506052389' },
+        { text: 'id_card=320102200109309503&mobile=13812345678', match: '320102200109309503' },
+        { text: '{"\\u8eab\\u4efd\\u8bc1":"440305198802173613"}', contentType: 'application/json', match: '440305198802173613' },
+      ],
+      negative: [
+        { text: '身份证号 440305198802173614（校验位错误）' },
+        { text: 'order 440305198802303617 has 30 February as its date' },
+        { text: 'trace 1440305198802173613 and 4403051988021736130' },
+      ],
+    },
+  },
+  {
+    id: 'kr-rrn',
+    description: 'South Korean resident registration number (YYMMDD-GNNNNNC) with a valid date and check digit.',
+    family: 'pii',
+    tags: ['kr', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 13 } },
+    ...wholeRun('[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])-[1-8][0-9]{6}'),
+    maxLength: 14 + kRunExtra,
+    validate: (v) => /^[0-9]{6}-[0-9]{7}$/.test(v) && krRrnValid(v),
+    note: 'Numbers issued since October 2020 have random trailing digits and may not carry the check digit; those are missed.',
+    examples: {
+      positive: [
+        { text: '주민등록번호: 850315-2345615 (홍길동)', match: '850315-2345615' },
+        { text: '{"rrn":"021107-4123456","name":"김민준"}', match: '021107-4123456' },
+        { text: '번호780901-1987650입니다', match: '780901-1987650' },
+      ],
+      negative: [
+        { text: '주민등록번호: 850315-2345616' },
+        { text: '전화 010-850315-2345615' },
+        { text: 'date 850230-2345611 (30 February)' },
+        { text: 'bare 8503152345615' },
+      ],
+    },
+  },
+  {
+    id: 'hk-hkid',
+    description: 'Hong Kong identity card number (A123456(7)) with a valid check character in parentheses.',
+    family: 'pii',
+    tags: ['hk', 'national-id'],
+    enabledByDefault: true,
+    // `A123456` / `XA904215` before the parenthesis: a token is far rarer than a 6-digit run.
+    trigger: { token: { min: 7, max: 8, needsLetter: true } },
+    // Only the printed form with parentheses: letter(s) + 7 bare characters with a one-in-eleven check
+    // is too common a shape for product and order codes.
+    pattern: '[A-Z]{1,2}[0-9]{6}\\([0-9A]\\)',
+    maxLength: 11,
+    // A123456(3) is the number every guide prints.
+    validate: (v) => v !== 'A123456(3)' && hkHkidValid(v),
+    examples: {
+      positive: [
+        { text: '{"name":"Chan Tai Man","hkid":"K481632(3)"}', match: 'K481632(3)' },
+        { text: '香港身份證號碼：XA904215(3)', match: 'XA904215(3)' },
+      ],
+      negative: [
+        { text: 'HKID K481632(4)' },
+        { text: 'HKID format A123456(3)' },
+        { text: 'part K481632(3X) and sku XK481632(3)' },
+      ],
+    },
+  },
+  {
+    id: 'tw-national-id',
+    description: 'Taiwan national identification number (letter + 9 digits) with a valid check digit.',
+    family: 'pii',
+    tags: ['tw', 'national-id'],
+    enabledByDefault: true,
+    trigger: { token: { min: 10, max: 10, needsLetter: true } },
+    pattern: '[A-Z][1289][0-9]{8}',
+    maxLength: 10,
+    // A123456789 is the canonical sample.
+    validate: (v) => v !== 'A123456789' && twNationalIdValid(v),
+    examples: {
+      positive: [
+        { text: '{"姓名":"陳美玲","身分證字號":"F228374654"}', match: 'F228374654' },
+        { text: '身分證 Q192837462，地址台北市', match: 'Q192837462' },
+      ],
+      negative: [
+        { text: '身分證字號 F228374655' },
+        { text: '範例 A123456789' },
+        { text: 'sku F328374654 and F2283746541 and xF228374654' },
+      ],
+    },
+  },
+  {
+    id: 'sg-nric',
+    description: 'Singapore NRIC or FIN (S/T/F/G/M + 7 digits + check letter) with a valid check letter.',
+    family: 'pii',
+    tags: ['sg', 'national-id'],
+    enabledByDefault: true,
+    trigger: { token: { min: 9, max: 9, needsLetter: true } },
+    pattern: '[STFGM][0-9]{7}[A-Z]',
+    maxLength: 9,
+    validate: sgNricValid,
+    examples: {
+      positive: [
+        { text: '{"nric":"S8812345Z","name":"Tan Wei Ming"}', match: 'S8812345Z' },
+        { text: 'FIN: G5512390Q; NRIC T0254321J', match: 'G5512390Q' },
+        { text: 'M-series FIN M4567890X issued 2023', match: 'M4567890X' },
+      ],
+      negative: [
+        { text: 'NRIC S8812345A (wrong check letter)' },
+        { text: 'code X8812345Z and s8812345z' },
+        { text: 'id AS8812345Z or S8812345Z0' },
+      ],
+    },
+  },
+];

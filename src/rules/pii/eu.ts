@@ -1,0 +1,320 @@
+import type { RuleDef } from '../types.js';
+import { isValidDate } from '../../validators/date.js';
+import { chAhvValid } from '../../validators/ch-ahv.js';
+import { esNifValid } from '../../validators/es-nif.js';
+import { fiHetuValid } from '../../validators/fi-hetu.js';
+import { frNirValid } from '../../validators/fr-nir.js';
+import { icaoCheckDigit } from '../../validators/icao9303.js';
+import { itCodiceFiscaleValid } from '../../validators/it-codice-fiscale.js';
+import { nlBsnValid } from '../../validators/nl-bsn.js';
+import { noFodselsnummerValid } from '../../validators/no-fodselsnummer.js';
+import { plPeselValid } from '../../validators/pl-pesel.js';
+import { sePersonnummerValid } from '../../validators/se-personnummer.js';
+import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
+
+// Check letters of the DNI/NIE: every letter but I, Ñ, O and U.
+const kNifLetter = '[A-HJ-NP-TV-Z]';
+// German document numbers (passport and identity card) use digits and these letters only: no vowels
+// and none of B, D, Q, S, which are too easily read as 8, 0, 0 and 5.
+const kDeDocChars = 'CFGHJKLMNPRTVWXYZ';
+
+/**
+ * Eight DNI digits that read as a recent calendar date (`20240115-E`) are far likelier to be a build or
+ * batch stamp. Only 1990-2039 is treated so: about one real DNI in 500 is lost to it.
+ */
+function looksLikeDate(eightDigits: string): boolean {
+  const y = Number(eightDigits.slice(0, 4));
+  return y >= 1990 && y <= 2039 && isValidDate(y, Number(eightDigits.slice(4, 6)), Number(eightDigits.slice(6, 8)));
+}
+
+function dePassportValid(v: string): boolean {
+  // At least one letter after the first character: `C` + 8 digits is a US passport card number, and a
+  // real German number is all digits after its first letter only about once in 3,000.
+  if (!/[A-Z]/.test(v.slice(1, 9)) || !/[0-9]/.test(v)) return false;
+  return v.length === 9 || icaoCheckDigit(v.slice(0, 9)) === v.charCodeAt(9) - 48;
+}
+
+export const euRules: readonly RuleDef[] = [
+  {
+    id: 'es-dni',
+    description: 'Spanish DNI / NIF number (8 digits + check letter) with a valid mod-23 letter.',
+    family: 'pii',
+    tags: ['es', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 8 } },
+    pattern: `[0-9]{8}-?${kNifLetter}|[0-9]{2}\\.[0-9]{3}\\.[0-9]{3}-?${kNifLetter}`,
+    maxLength: 12,
+    validate: (v) => {
+      const d = digitsOf(v);
+      return !oneRepeatedDigit(d) && !looksLikeDate(d) && esNifValid(v);
+    },
+    examples: {
+      positive: [
+        { text: '{"nombre":"Lucía García","dni":"51729702B"}', match: '51729702B' },
+        { text: 'DNI: 75.032.304-W, domicilio en Sevilla', match: '75.032.304-W' },
+        { text: '<td>13018877-A</td>', match: '13018877-A' },
+      ],
+      negative: [
+        { text: 'DNI 51729702C (letra incorrecta)' },
+        { text: 'build 20240115-E and file report_20240115R.pdf' },
+        { text: 'ref 517297021B, X51729702B, 51729702BX' },
+        { text: 'DNI 00000000T' },
+      ],
+    },
+  },
+  {
+    id: 'es-nie',
+    description: 'Spanish NIE foreigner identity number (X/Y/Z + 7 digits + check letter) with a valid mod-23 letter.',
+    family: 'pii',
+    tags: ['es', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 7 } },
+    pattern: `[XYZ]-?[0-9]{7}-?${kNifLetter}`,
+    maxLength: 11,
+    validate: (v) => !oneRepeatedDigit(digitsOf(v)) && esNifValid(v),
+    examples: {
+      positive: [
+        { text: '{"nie":"X4111851A","nacionalidad":"PT"}', match: 'X4111851A' },
+        { text: 'NIE: Y-8576135-R', match: 'Y-8576135-R' },
+        { text: 'Titular con NIE Z8248261Y.', match: 'Z8248261Y' },
+      ],
+      negative: [
+        { text: 'NIE X4111851B' },
+        { text: 'codes AX4111851A, X4111851A2 and x4111851a' },
+        { text: 'sku W4111851A' },
+      ],
+    },
+  },
+  {
+    id: 'it-codice-fiscale',
+    description: 'Italian codice fiscale of a person (16 characters) with a valid birth day and check character, omocodia included.',
+    family: 'pii',
+    tags: ['it', 'tax-id'],
+    enabledByDefault: true,
+    trigger: { token: { min: 16, max: 16, needsLetter: true } },
+    pattern: '[A-Z]{6}[0-9LMNP-V]{2}[ABCDEHLMPRST][0-9LMNP-V]{2}[A-Z][0-9LMNP-V]{3}[A-Z]',
+    ignoreCase: true,
+    maxLength: 16,
+    validate: itCodiceFiscaleValid,
+    examples: {
+      positive: [
+        { text: '{"cognome":"Bianchi","codice_fiscale":"BNCGNN85T10F205Q"}', match: 'BNCGNN85T10F205Q' },
+        { text: 'C.F. vrdlra92e45a944g - Bologna', match: 'vrdlra92e45a944g' },
+        { text: '<td>FRRLCU77B21L219I</td>', match: 'FRRLCU77B21L219I' },
+      ],
+      negative: [
+        { text: 'CF BNCGNN85T10F205R (carattere di controllo errato)' },
+        { text: 'codice BNCGNN85T32F205W has day 32' },
+        { text: 'hash XBNCGNN85T10F205Q and BNCGNN85T10F205Q1' },
+      ],
+    },
+  },
+  {
+    id: 'fr-nir',
+    description: 'French social security number (NIR, 13 digits + 2-digit key) with a valid mod-97 key, Corsica 2A/2B included.',
+    family: 'pii',
+    tags: ['fr', 'national-id'],
+    enabledByDefault: true,
+    // Corsican numbers hold a letter, which splits the digit run; the part after it (`073 004 70`,
+    // `07300470`) always has eight digits.
+    trigger: { digits: { min: 8 } },
+    ...wholeRun(
+      '[1278] [0-9]{2} [0-9]{2} (?:[0-9]{2}|2[ABab]) [0-9]{3} [0-9]{3} [0-9]{2}' +
+        '|[1278][0-9]{4}(?:[0-9]{2}|2[ABab])[0-9]{6} ?[0-9]{2}',
+    ),
+    maxLength: 21 + kRunExtra,
+    validate: (v) => /^[0-9A-Ba-b]{15}$|^[0-9A-Ba-b]{13} [0-9]{2}$|^[0-9] [0-9]{2} [0-9]{2} [0-9A-Ba-b]{2} [0-9]{3} [0-9]{3} [0-9]{2}$/.test(v) && frNirValid(v),
+    examples: {
+      positive: [
+        { text: '{"nom":"Martin","nir":"1 85 07 75 116 012 80"}', match: '1 85 07 75 116 012 80' },
+        { text: 'N° sécurité sociale : 292031305504686', match: '292031305504686' },
+        { text: 'Numéro INSEE 253072B073004 70 (Haute-Corse)', match: '253072B073004 70' },
+      ],
+      negative: [
+        { text: 'NIR 1 85 07 75 116 012 81 (clé fausse)' },
+        { text: 'IMEI 385077511601277 and 3 85 07 75 116 012 77 (sex digit 3)' },
+        { text: 'ref 9 1 85 07 75 116 012 80' },
+        { text: 'id 1850775116012801' },
+      ],
+    },
+  },
+  {
+    id: 'de-passport',
+    description: 'German passport or identity card number (9 characters of the restricted letter set, optional ICAO check digit) next to a passport or ID label.',
+    family: 'pii',
+    tags: ['de', 'passport'],
+    enabledByDefault: true,
+    trigger: { token: { min: 9, max: 10 } },
+    pattern: `[${kDeDocChars}][${kDeDocChars}0-9]{8}[0-9]?`,
+    maxLength: 10,
+    // The printed number has no check digit (only the MRZ adds one), so a label is required.
+    context: {
+      words: ['passport', 'reisepass', 'passnummer', 'pass-nr', 'passnr', 'pass nr', 'ausweis', 'dokumentennummer', 'document number'],
+      before: kLabelReach,
+    },
+    validate: dePassportValid,
+    note: 'The optional tenth character is checked as an ICAO 9303 check digit; without it the restricted alphabet and the label are the only evidence.',
+    examples: {
+      positive: [
+        { text: '{"dokument":"Reisepass","passnummer":"C4J7RV2K1"}', match: 'C4J7RV2K1' },
+        { text: 'Passport No. CF92LTX706 (Germany)', match: 'CF92LTX706' },
+        { text: 'Personalausweis Nr. LZ6311T475', match: 'LZ6311T475' },
+      ],
+      negative: [
+        { text: 'Reisepass CF92LTX707 (Prüfziffer falsch)' },
+        { text: 'Passport card C12345678 (US)' },
+        { text: 'Reisepass: CA4J7RV2K (the letter A is never used)' },
+        { text: '{"session":"C4J7RV2K1","build":"NJ4X82GR57"}' },
+      ],
+    },
+  },
+  {
+    id: 'se-personnummer',
+    description: 'Swedish personal identity or coordination number (YYMMDD-NNNC) with a valid date and Luhn check digit, next to a label.',
+    family: 'pii',
+    tags: ['se', 'national-id'],
+    enabledByDefault: true,
+    // The date part alone is six digits; `+` (over 100 years old) is not a run separator.
+    trigger: { digits: { min: 6 } },
+    ...labelledRun('(?:19|20)?[0-9]{6}[-+]?[0-9]{4}'),
+    maxLength: 13 + kRunExtra,
+    // `YYMMDD-NNNN` with a one-in-ten check is also how order and batch numbers are stamped: label required.
+    context: { words: ['personnummer', 'personnr', 'person-nr', 'samordningsnummer', 'personal identity number'], before: kLabelReach },
+    validate: (v) => /^(?:19|20)?[0-9]{6}[-+]?[0-9]{4}$/.test(v) && sePersonnummerValid(v),
+    examples: {
+      positive: [
+        { text: '{"namn":"Erik Andersson","personnummer":"900101-1007"}', match: '900101-1007' },
+        { text: 'Personnummer: 19640823-1006', match: '19640823-1006' },
+        { text: 'Samordningsnummer 701063-2342', match: '701063-2342' },
+      ],
+      negative: [
+        { text: 'personnummer 900101-1008' },
+        { text: 'order 900101-1007 shipped' },
+        { text: 'personnummer 190229-1002 (29 February 1919 and 2019 do not exist)' },
+      ],
+    },
+  },
+  {
+    id: 'no-fodselsnummer',
+    description: 'Norwegian national identity number or D-number (11 digits) with a valid date and both mod-11 check digits, next to a label.',
+    family: 'pii',
+    tags: ['no', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 11 } },
+    ...labelledRun('[0-9]{6} ?[0-9]{5}'),
+    maxLength: 12 + kRunExtra,
+    // Date and two check digits still pass about one Chinese mobile number (13x…) in a thousand.
+    context: {
+      words: ['fødselsnummer', 'fodselsnummer', 'foedselsnummer', 'fnr', 'f.nr', 'personnummer', 'd-nummer', 'national identity number'],
+      before: kLabelReach,
+    },
+    validate: (v) => /^[0-9]{6} ?[0-9]{5}$/.test(v) && noFodselsnummerValid(digitsOf(v)),
+    examples: {
+      positive: [
+        { text: '{"navn":"Kari Nordmann","fodselsnummer":"15037894572"}', match: '15037894572' },
+        { text: 'Fødselsnummer: 071164 30295', match: '071164 30295' },
+        { text: 'D-nummer 45068936881', match: '45068936881' },
+      ],
+      negative: [
+        { text: 'fnr 15037894573' },
+        { text: 'tlf 15037894572' },
+        { text: 'fnr 1 15037894572' },
+      ],
+    },
+  },
+  {
+    id: 'ch-ahv',
+    description: 'Swiss social security number (AHV/AVS, 756.XXXX.XXXX.XC) with a valid EAN-13 check digit.',
+    family: 'pii',
+    tags: ['ch', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 13 } },
+    ...wholeRun('756\\.[0-9]{4}\\.[0-9]{4}\\.[0-9]{2}|756[0-9]{10}'),
+    maxLength: 16 + kRunExtra,
+    validate: (v) => /^756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}$|^756[0-9]{10}$/.test(v) && chAhvValid(v),
+    examples: {
+      positive: [
+        { text: '{"name":"Müller","ahv":"756.1234.5678.97"}', match: '756.1234.5678.97' },
+        { text: 'AVS-Nr. 7569402385618', match: '7569402385618' },
+      ],
+      negative: [
+        { text: 'AHV 756.1234.5678.98' },
+        { text: 'EAN 7571234567896 and 1.756.1234.5678.97' },
+        { text: 'ts 7561234567897123' },
+      ],
+    },
+  },
+  {
+    id: 'pl-pesel',
+    description: 'Polish PESEL number (11 digits) with a valid birth date and check digit, next to a PESEL label.',
+    family: 'pii',
+    tags: ['pl', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 11 } },
+    pattern: '[0-9]{11}',
+    maxLength: 11,
+    // Date plus check digit still passes about 2% of 11-digit numbers, including Chinese mobile numbers
+    // (13x…, read as an 1800s month): the label is required.
+    context: { words: ['pesel'], before: kLabelReach },
+    validate: plPeselValid,
+    examples: {
+      positive: [
+        { text: '{"imie":"Anna","pesel":"85120312343"}', match: '85120312343' },
+        { text: 'Numer PESEL: 02261509870', match: '02261509870' },
+      ],
+      negative: [
+        { text: 'PESEL 85120312344 (zła cyfra kontrolna)' },
+        { text: 'tel. 90113004563' },
+        { text: 'PESEL 85133112347 (month 13)' },
+      ],
+    },
+  },
+  {
+    id: 'fi-hetu',
+    description: 'Finnish personal identity code (henkilötunnus, DDMMYY-NNNC) with a valid date and check character.',
+    family: 'pii',
+    tags: ['fi', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 6 } },
+    pattern: '(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])[0-9]{2}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y]',
+    maxLength: 11,
+    validate: fiHetuValid,
+    examples: {
+      positive: [
+        { text: '{"nimi":"Aino Virtanen","hetu":"230598-482P"}', match: '230598-482P' },
+        { text: 'Henkilötunnus: 070411A217K', match: '070411A217K' },
+        { text: 'HETU 311299Y904C (2023 format)', match: '311299Y904C' },
+      ],
+      negative: [
+        { text: 'hetu 230598-482R' },
+        { text: 'date 300298-482T is 30 February' },
+        { text: 'x230598-482P and 230598-482PX' },
+      ],
+    },
+  },
+  {
+    id: 'nl-bsn',
+    description: 'Dutch citizen service number (BSN, 9 digits) passing the eleven-test, next to a BSN label.',
+    family: 'pii',
+    tags: ['nl', 'national-id'],
+    enabledByDefault: true,
+    trigger: { digits: { min: 9 } },
+    ...labelledRun('[0-9]{9}|[0-9]{4}\\.[0-9]{2}\\.[0-9]{3}|[0-9]{3} [0-9]{3} [0-9]{3}'),
+    maxLength: 11 + kRunExtra,
+    // One 9-digit number in eleven passes: the label is required.
+    context: { words: ['bsn', 'burgerservicenummer', 'sofinummer', 'sofi-nummer', 'citizen service number'], before: kLabelReach },
+    validate: (v) => /^[0-9]{9}$|^[0-9]{4}\.[0-9]{2}\.[0-9]{3}$|^[0-9]{3} [0-9]{3} [0-9]{3}$/.test(v) && nlBsnValid(digitsOf(v)),
+    examples: {
+      positive: [
+        { text: '{"naam":"de Vries","bsn":"431113531"}', match: '431113531' },
+        { text: 'Burgerservicenummer: 9076.61.452', match: '9076.61.452' },
+        { text: 'BSN 641257995\nBSN 907661452', match: '907661452' },
+      ],
+      negative: [
+        { text: 'BSN 431113532' },
+        { text: 'order 431113531 shipped' },
+        { text: 'BSN 1 431 113 531' },
+      ],
+    },
+  },
+];

@@ -1,0 +1,269 @@
+import type { RuleDef } from '../types.js';
+import { isPlaceholder } from '../placeholders.js';
+import { decodeBasicAuth } from '../../validators/basic-auth.js';
+import { kAssign } from './fragments.js';
+import { b64, kAlnum, kBase64Url, kHexLower, synth } from './samples.js';
+
+/**
+ * Values people write where a password goes when they mean "some password" (docs, tutorials, forms).
+ * Compared lower-cased against the whole value.
+ */
+const kStopValues: ReadonlySet<string> = new Set([
+  'password', 'passwd', 'pass', 'pwd', 'pw', 'secret', 'changeme', 'change_me', 'letmein', 'admin',
+  'root', 'toor', 'test', 'testing', 'guest', 'user', 'username', 'login', 'token', 'apikey', 'api_key',
+  'true', 'false', 'null', 'nil', 'none', 'undefined', 'empty', 'default', 'hidden', 'masked', 'todo',
+  'foo', 'bar', 'baz', 'foobar', 'qwerty', 'abc', 'abc123', '123456', '12345678', 'p@ssw0rd', 'passw0rd',
+  'abcd', 'wxyz', '1234', 'mypassword', 'yourpassword', 'mysecret', 'supersecret', 'secret123', 'password1', 'password123',
+]);
+
+/** A password that is a documentation stand-in rather than a credential. */
+function stopPassword(password: string): boolean {
+  const p = password.toLowerCase();
+  return kStopValues.has(p) || isPlaceholder(password) || /^[*x•#.?_-]+$/iu.test(password);
+}
+
+/** `user:password` of a URL or a Basic header that names a real-looking credential. */
+function realCredentials(user: string, password: string): boolean {
+  if (password.length < 4 || stopPassword(password)) return false;
+  // `https://host:8080@…`-style look-alikes: a short number is a port, not a password.
+  if (/^[0-9]{1,5}$/.test(password)) return false;
+  // `guest:guest`, `admin:admin`: defaults written in docs.
+  if (user.toLowerCase() === password.toLowerCase()) return false;
+  return true;
+}
+
+/** Userinfo `user:password` of a URL (the rule's value). */
+function urlCredentialsValid(userinfo: string): boolean {
+  const colon = userinfo.indexOf(':');
+  if (colon < 0) return false;
+  let user = userinfo.slice(0, colon);
+  let password = userinfo.slice(colon + 1);
+  try {
+    user = decodeURIComponent(user);
+    password = decodeURIComponent(password);
+  } catch {
+    // A stray `%` is just a character of the password.
+  }
+  return realCredentials(user, password);
+}
+
+/** A value that is code, a path, a URL or an identifier rather than a secret. */
+function notASecretValue(v: string): boolean {
+  if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return true;
+  if (v.includes('://') || /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(v) || v.startsWith('arn:')) return true;
+  if (/^(?:process\.env|import\.meta|os\.environ|env|config|settings|this|self|window|props|params|req|request|args|options|opts)\./i.test(v)) return true;
+  // File names: `secret_file: keys/app-2024.pem`.
+  if (/\.(?:pem|key|crt|cer|p12|pfx|jks|json|ya?ml|txt|env|js|ts|py|rb|php|html?|xml|cfg|conf|ini|properties|png|jpe?g|gif|svg)$/i.test(v)) return true;
+  return kStopValues.has(v.toLowerCase());
+}
+
+/**
+ * How the keyword-anchored generic rules find an identifier's value: an assignment (env, YAML, JSON,
+ * PHP, Go, query strings, XML attributes), an XML element (`<password>…`), or an attribute pair
+ * (`<add key="DbPassword" value="…">`, `<meta name="api-key" content="…">`). The identifier must END
+ * with the keyword, which is what keeps `password_reset_url`, `secretary`, `api_key_id`,
+ * `public_key` and friends (gitleaks' identifier stop-list) out. The value runs to a terminator.
+ */
+function genericPattern(keywords: string): string {
+  return String.raw`(?:${keywords})(?:${kAssign}|>|["'][ \t\r\n]{1,3}(?:value|content)=["'])(${kValueChar}{8,200})`;
+}
+/**
+ * Characters of a generic value: printable ASCII except whitespace, quotes, `<>;,&` and brackets, so a
+ * value stops at its terminator and at CJK or other non-ASCII neighbours.
+ */
+const kValueChar = String.raw`[A-Za-z0-9!#$%*+./:=?@^_|~-]`;
+/**
+ * What may not follow a value: more value characters (a value longer than 200), an opening bracket
+ * (`getPassword(`), `>` or a backslash. Whitespace, quotes, `<;,&`, closing brackets and non-ASCII may.
+ */
+const kValueEnd = String.raw`A-Za-z0-9!#$%*+./:=?@^_|~\-({\[>\\`;
+
+const dbPw = synth('gen-pw-1', 18, `${kAlnum}!#%^*_-`);
+const dbPw2 = synth('gen-pw-2', 16);
+const redisPw = synth('gen-pw-3', 24, kBase64Url);
+const bearer = synth('gen-bearer-1', 40, kBase64Url);
+const bearer2 = synth('gen-bearer-2', 64, kHexLower);
+const basicPw = synth('gen-basic-1', 14);
+const clientSecret = synth('gen-secret-1', 32, kBase64Url);
+const appSecret = synth('gen-secret-2', 24);
+const xmlPw = synth('gen-secret-3', 20);
+const apiKey = synth('gen-api-1', 32, kHexLower);
+const apiKey2 = synth('gen-api-2', 40);
+
+export const genericRules: readonly RuleDef[] = [
+  {
+    id: 'url-credentials',
+    description: 'User name and password embedded in a URL (scheme://user:password@host).',
+    family: 'secrets',
+    tags: ['credentials', 'url'],
+    enabledByDefault: true,
+    trigger: { keywords: ['@'] },
+    // The value is the userinfo, in RFC 3986's userinfo alphabet without `$` and `'`: templated URLs
+    // (`${DB_USER}:${DB_PASS}@`, `<user>:<password>@`) cannot match; the validator drops stand-ins.
+    pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]{1,20}://([A-Za-z0-9._~%!&()*+,;=-]{0,64}:[A-Za-z0-9._~%!&()*+,;=:-]{1,128})@[A-Za-z0-9\[]`,
+    group: 1,
+    maxLength: 220,
+    boundary: { right: '' },
+    validate: urlCredentialsValid,
+    examples: {
+      positive: [
+        { text: `DATABASE_URL=postgres://app_rw:${dbPw}@db.internal:5432/app`, match: `app_rw:${dbPw}` },
+        { text: `{"uri":"mongodb+srv://svc-reader:${dbPw2}@cluster0.abcd.mongodb.net/?retryWrites=true"}`, match: `svc-reader:${dbPw2}` },
+        { text: `캐시 redis://:${redisPw}@cache-1:6379/0 연결`, match: `:${redisPw}` },
+        { text: `<a href="ftp://backup:${dbPw2}@files.internal/">`, match: `backup:${dbPw2}` },
+      ],
+      negative: [
+        { text: 'https://user:pass@host.example/' },
+        { text: 'postgres://username:password@localhost:5432/db' },
+        { text: 'postgres://${DB_USER}:${DB_PASS}@db:5432/app' },
+        { text: 'https://user:@host/' },
+        { text: 'mailto:someone@example.org and git@github.com:org/repo.git' },
+        { text: 'http://host.internal:8080@other/' },
+        { text: 'postgres://app:********@db/app' },
+        { text: 'amqp://guest:guest@localhost:5672/' },
+      ],
+    },
+  },
+  {
+    id: 'http-bearer-token',
+    description: 'Bearer token in an Authorization header or header map.',
+    family: 'secrets',
+    tags: ['credentials', 'http'],
+    enabledByDefault: true,
+    trigger: { keywords: ['bearer'] },
+    // RFC 6750 b64token alphabet. Unbounded after 16 characters (JWTs run to several KB); the engine's
+    // window bounds it.
+    pattern: String.raw`auth(?:orization)?["']?[ \t]{0,3}[:=][ \t]{0,3}[\["'\x60]{0,2}[ \t]{0,3}bearer[ \t]{1,3}([A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*)`,
+    ignoreCase: true,
+    group: 1,
+    maxLength: 4096,
+    boundary: { right: 'A-Za-z0-9._~+/=-' },
+    minEntropy: 3.5,
+    validate: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v),
+    examples: {
+      positive: [
+        { text: `GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${bearer}\r\n`, match: bearer },
+        { text: `{"headers":{"authorization":"Bearer ${bearer2}"}}`, match: bearer2 },
+        { text: `curl -H 'Authorization: Bearer ${bearer}' https://api.internal/`, match: bearer },
+      ],
+      negative: [
+        { text: 'Authorization: Bearer YOUR_ACCESS_TOKEN' },
+        { text: 'headers: { Authorization: `Bearer ${token}` }' },
+        { text: 'Authorization: Bearer <token>' },
+        { text: 'The Authorization: Bearer header carries an OAuth access token.' },
+        { text: `Authorization: Bearer ${'ab12'.repeat(8)}` },
+      ],
+    },
+  },
+  {
+    id: 'http-basic-auth',
+    description: 'HTTP Basic credentials (base64 user:password) in an Authorization header.',
+    family: 'secrets',
+    tags: ['credentials', 'http'],
+    enabledByDefault: true,
+    trigger: { keywords: ['basic'] },
+    pattern: String.raw`auth(?:orization)?["']?[ \t]{0,3}[:=][ \t]{0,3}[\["'\x60]{0,2}[ \t]{0,3}basic[ \t]{1,3}([A-Za-z0-9+/]{4,}={0,2})`,
+    ignoreCase: true,
+    group: 1,
+    // Credentials beyond 300 bytes (400 base64 characters) do not occur; a tight window keeps this
+    // rule cheap, since `basic` is a common word.
+    maxLength: 460,
+    boundary: { right: 'A-Za-z0-9+/=' },
+    validate: (v) => {
+      const c = decodeBasicAuth(v);
+      return c !== null && realCredentials(c.user, c.password);
+    },
+    examples: {
+      positive: [
+        { text: `Authorization: Basic ${b64(`deploy-bot:${basicPw}`)}\r\n`, match: b64(`deploy-bot:${basicPw}`) },
+        { text: `{"Authorization":["Basic ${b64(`유저:${basicPw}`)}"]}`, match: b64(`유저:${basicPw}`) },
+      ],
+      negative: [
+        { text: `Authorization: Basic ${b64('user:pass')}` },
+        { text: `Authorization: Basic ${b64('username:password')}` },
+        { text: 'WWW-Authenticate: Basic realm="api"; Authorization: Basic realm' },
+        { text: `Authorization: Basic ${b64('no-colon-here')}` },
+        { text: `Authorization: Basic ${b64('apikey:')}` },
+      ],
+    },
+  },
+  {
+    id: 'generic-secret',
+    description: 'High-entropy value assigned to a password, passphrase or secret field.',
+    family: 'secrets',
+    tags: ['credentials', 'generic'],
+    enabledByDefault: true,
+    trigger: { keywords: ['password', 'passwd', 'passphrase', '_pass', '-pass', '.pass', 'secret'] },
+    pattern: genericPattern(String.raw`password|passwd|passphrase|[_.-]pass|secret(?:[_.-]?(?:key(?:[_.-]?base)?|token))?`),
+    ignoreCase: true,
+    group: 1,
+    maxLength: 260,
+    boundary: { left: '', right: kValueEnd },
+    // gitleaks' generic rule threshold: short or repetitive values (most human passwords, words,
+    // identifiers) stay out; machine-generated secrets pass.
+    minEntropy: 3.5,
+    validate: (v) => !notASecretValue(v),
+    note: 'Keyword-anchored like gitleaks generic-api-key: the identifier must end with the keyword and the value must have entropy >= 3.5 with letters and digits, so short human passwords are not reported.',
+    examples: {
+      positive: [
+        { text: `DB_PASSWORD=${dbPw}\n`, match: dbPw },
+        { text: `{"client_id":"web","client_secret":"${clientSecret}"}`, match: clientSecret },
+        { text: `app:\n  secret_key_base: ${appSecret}\n`, match: appSecret },
+        { text: `<connectionStrings><add key="DbPassword" value="${xmlPw}"/></connectionStrings>`, match: xmlPw },
+        { text: `<config><password>${xmlPw}</password></config>`, match: xmlPw },
+        { text: `Server=db;User Id=sa;Password=${dbPw2};`, match: dbPw2 },
+        { text: `数据库 password=${dbPw2}　下一行`, match: dbPw2 },
+        { text: `'password' => '${appSecret}',`, match: appSecret },
+      ],
+      negative: [
+        { text: '{"password_reset_url": "https://example.org/reset/8f3a9c2e"}' },
+        { text: `password: process.env.DB_PASSWORD_2024` },
+        { text: '{"password": "changeme"}' },
+        { text: '"passwordHint": "Use at least 12 characters"' },
+        { text: `secretary: "${synth('gen-secret-4', 20)}"` },
+        { text: 'password = getPassword(config2, userId)' },
+        { text: 'secret_file: /etc/app/keys/secret-2024.pem' },
+        { text: 'password: "aaaa1111aaaa1111"' },
+        { text: '<input type="password" name="password" placeholder="Password">' },
+      ],
+    },
+  },
+  {
+    id: 'generic-api-key',
+    description: 'High-entropy value assigned to an API key, API token, access or refresh token field.',
+    family: 'secrets',
+    tags: ['credentials', 'generic'],
+    enabledByDefault: false,
+    note: 'Off by default: browser-side configuration routinely carries keys that are public by design (search-only keys, map and analytics tokens, publishable keys) under these names.',
+    trigger: {
+      keywords: [
+        'api_key', 'apikey', 'api-key', 'api.key', 'api_token', 'apitoken', 'api-token', 'access_token', 'accesstoken',
+        'access-token', 'auth_token', 'authtoken', 'auth-token', 'refresh_token', 'refreshtoken', 'refresh-token',
+        'private_token', 'privatetoken', 'private-token', 'client_key', 'clientkey', 'client-key', 'access_key',
+        'accesskey', 'access-key',
+      ],
+    },
+    pattern: genericPattern(String.raw`api[_.-]?(?:key|token)|(?:access|auth|refresh|private)[_.-]?token|(?:client|access)[_.-]?key`),
+    ignoreCase: true,
+    group: 1,
+    maxLength: 260,
+    boundary: { left: '', right: kValueEnd },
+    minEntropy: 3.5,
+    validate: (v) => !notASecretValue(v),
+    examples: {
+      positive: [
+        { text: `https://api.internal/v2/items?access_token=${apiKey2}&page=2`, match: apiKey2 },
+        { text: `{"apiKey": "${apiKey}"}`, match: apiKey },
+        { text: `<meta name="api-key" content="${apiKey2}">`, match: apiKey2 },
+        { text: `X-API-Key: ${apiKey}`, match: apiKey },
+      ],
+      negative: [
+        { text: `{"api_key_id": "${apiKey}"}` },
+        { text: `{"csrf_token": "${apiKey2}"}` },
+        { text: '{"apiKey": "YOUR_API_KEY"}' },
+        { text: 'api_key = os.environ["API_KEY_2"]' },
+        { text: `{"public_key": "${apiKey}"}` },
+      ],
+    },
+  },
+];

@@ -1,0 +1,346 @@
+import type { RuleDef } from '../types.js';
+import { githubTokenChecksumValid } from '../../validators/github-token.js';
+import { kAssign, kTokenBoundary } from './fragments.js';
+import { breakLastChar, checksummedToken, kAlnum, kBase64Url, kHexLower, kUpperDigits, synth, tok } from './samples.js';
+
+const digits = '0123456789';
+const slackBot = tok('xoxb-', `${synth('slack-b1', 12, digits)}-${synth('slack-b2', 13, digits)}-${synth('slack-b3', 24)}`);
+const slackUser = tok('xoxp-', `${synth('slack-p1', 12, digits)}-${synth('slack-p2', 12, digits)}-${synth('slack-p3', 13, digits)}-${synth('slack-p4', 32, kHexLower)}`);
+const slackApp = tok('xapp-', `1-A${synth('slack-a1', 10, kUpperDigits)}-${synth('slack-a2', 13, digits)}-${synth('slack-a3', 64, kHexLower)}`);
+const slackHook = `https://${tok('hooks.slack.com/services/', `T${synth('slack-h1', 10, kUpperDigits)}/B${synth('slack-h2', 10, kUpperDigits)}/${synth('slack-h3', 24)}`)}`;
+const slackWorkflow = tok('hooks.slack.com/workflows/', `T${synth('slack-w1', 10, kUpperDigits)}/A${synth('slack-w2', 10, kUpperDigits)}/${synth('slack-w3', 18, digits)}/${synth('slack-w4', 32, kHexLower)}`);
+const stripeLive = tok('sk_live_', synth('stripe-1', 99));
+const stripeRestricted = tok('rk_live_', synth('stripe-2', 24));
+const stripeTest = tok('sk_test_', synth('stripe-3', 99));
+const twilioKey = tok('SK', synth('twilio-1', 32, kHexLower));
+const twilioKey2 = tok('SK', synth('twilio-2', 32, kHexLower));
+const twilioToken = synth('twilio-3', 32, kHexLower);
+const twilioSid = tok('AC', synth('twilio-4', 32, kHexLower));
+const sendgrid = tok('SG.', `${synth('sg-1', 22, kBase64Url)}.${synth('sg-2', 43, kBase64Url)}`);
+const sendgrid2 = tok('SG.', `${synth('sg-3', 22, kBase64Url)}.${synth('sg-4', 43, kBase64Url)}`);
+const npmTok = checksummedToken('npm', 'npm-1');
+const npmTok2 = checksummedToken('npm', 'npm-2');
+const pypi = tok('pypi-', `AgEIcHlwaS5vcmc${synth('pypi-1', 160, kBase64Url)}`);
+const pypiTest = tok('pypi-', `AgENdGVzdC5weXBpLm9yZw${synth('pypi-2', 120, kBase64Url)}`);
+const mailchimp = `${synth('mc-1', 32, kHexLower)}-us21`;
+const mailchimp2 = `${synth('mc-2', 32, kHexLower)}-us6`;
+const telegram = `${synth('tg-1', 10, digits).replace(/^0/, '7')}${tok(':AA', synth('tg-2', 33, kBase64Url))}`;
+const telegram2 = `${synth('tg-3', 9, digits).replace(/^0/, '5')}${tok(':AA', synth('tg-4', 33, kBase64Url))}`;
+const shopify = tok('shpat_', synth('shop-1', 32, kHexLower));
+const shopify2 = tok('shpss_', synth('shop-2', 32, kHexLower));
+const postman = tok('PMAK-', `${synth('pm-1', 24, kHexLower)}-${synth('pm-2', 34, kHexLower)}`);
+const postman2 = tok('PMAK-', `${synth('pm-3', 24, kHexLower)}-${synth('pm-4', 34, kHexLower)}`);
+
+export const saasRules: readonly RuleDef[] = [
+  {
+    id: 'slack-token',
+    description: 'Slack bot, user, app-level, configuration or refresh token (xoxb-, xoxp-, xapp-, xoxe-…).',
+    family: 'secrets',
+    tags: ['slack'],
+    enabledByDefault: true,
+    trigger: { keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.', 'xapp-'] },
+    // Every current kind continues with a numeric field (team id, or the format version) after the
+    // prefix and ends in a random alphanumeric part.
+    pattern: '(?:xox[abposr]|xoxe(?:\\.xox[bp])?|xapp)-[0-9]{1,16}-[A-Za-z0-9-]{8,250}',
+    maxLength: 275,
+    boundary: { right: 'A-Za-z0-9-' },
+    minEntropy: 3,
+    validate: (v) => {
+      const last = v.slice(v.lastIndexOf('-') + 1);
+      return last.length >= 8 && /[A-Za-z]/.test(last);
+    },
+    examples: {
+      positive: [
+        { text: `SLACK_BOT_TOKEN=${slackBot}`, match: slackBot },
+        { text: `{"ok":true,"authed_user":{"access_token":"${slackUser}"}}`, match: slackUser },
+        { text: `app_token: "${slackApp}"`, match: slackApp },
+        { text: `机器人令牌：${slackBot}。`, match: slackBot },
+      ],
+      negative: [
+        { text: 'SLACK_BOT_TOKEN=xoxb-your-bot-token' },
+        { text: 'token=xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx' },
+        { text: 'token=xoxb-123456789012-1234567890123' },
+        { text: `token=${slackBot.replace('xoxb', 'xoxz')}` },
+      ],
+    },
+  },
+  {
+    id: 'slack-webhook',
+    description: 'Slack incoming webhook or workflow trigger URL (hooks.slack.com/services/T…/B…/…).',
+    family: 'secrets',
+    tags: ['slack'],
+    enabledByDefault: true,
+    trigger: { keywords: ['hooks.slack.com/'] },
+    pattern: '(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,12}(?:/[A-Za-z0-9]{6,64}){2,3}',
+    maxLength: 240,
+    boundary: { right: 'A-Za-z0-9/' },
+    examples: {
+      positive: [
+        { text: `{"webhook_url":"${slackHook}"}`, match: slackHook },
+        { text: `curl -X POST ${slackWorkflow} -d '{}'`, match: slackWorkflow },
+      ],
+      negative: [
+        { text: 'SLACK_WEBHOOK=https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX' },
+        { text: 'see https://hooks.slack.com/services/ for details' },
+        { text: `${slackHook.replace('services', 'apps')}` },
+      ],
+    },
+  },
+  {
+    id: 'stripe-secret-key',
+    description: 'Stripe live secret or restricted API key (sk_live_/rk_live_).',
+    family: 'secrets',
+    tags: ['stripe'],
+    enabledByDefault: true,
+    trigger: { keywords: ['sk_live_', 'rk_live_', 'sk_prod_', 'rk_prod_'] },
+    pattern: '(?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,}',
+    maxLength: 255,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `STRIPE_SECRET_KEY=${stripeLive}`, match: stripeLive },
+        { text: `const stripe = require('stripe')('${stripeRestricted}');`, match: stripeRestricted },
+        { text: `密钥${stripeLive}已泄露`, match: stripeLive },
+      ],
+      negative: [
+        { text: `task_live_${synth('stripe-4', 30)}` },
+        { text: 'sk_live_xxxxxxxxxxxxxxxxxxxxxxxx' },
+        { text: `sk_live_${synth('stripe-5', 20)}` },
+        { text: `pk_live_${synth('stripe-6', 30)}` },
+      ],
+    },
+  },
+  {
+    id: 'stripe-test-secret-key',
+    description: 'Stripe test-mode secret or restricted API key (sk_test_/rk_test_).',
+    family: 'secrets',
+    tags: ['stripe'],
+    enabledByDefault: false,
+    note: 'Off by default: test-mode keys cannot move money and Stripe prints sample test keys throughout its documentation.',
+    trigger: { keywords: ['sk_test_', 'rk_test_'] },
+    pattern: '(?:sk|rk)_test_[A-Za-z0-9]{24,}',
+    maxLength: 255,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `STRIPE_KEY=${stripeTest}`, match: stripeTest },
+        { text: `"secretKey": "${tok('rk_test_', synth('stripe-7', 40))}"`, match: tok('rk_test_', synth('stripe-7', 40)) },
+      ],
+      negative: [
+        { text: `Stripe::StripeClient.new('${tok('sk_test_', 'BQokikJOvBiI2HlWgH4olfQ2')}')` },
+        { text: 'sk_test_xxxxxxxxxxxxxxxxxxxxxxxxxx' },
+        { text: `mask_test_${synth('stripe-8', 30)}` },
+      ],
+    },
+  },
+  {
+    id: 'twilio-api-key',
+    description: 'Twilio API key SID (SK followed by 32 hex digits).',
+    family: 'secrets',
+    tags: ['twilio'],
+    enabledByDefault: true,
+    trigger: { token: { min: 34, max: 34 } },
+    pattern: 'SK[0-9a-f]{32}',
+    maxLength: 34,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `TWILIO_API_KEY=${twilioKey}`, match: twilioKey },
+        { text: `{"sid":"${twilioKey2}","friendly_name":"ci"}`, match: twilioKey2 },
+      ],
+      negative: [
+        { text: `key=${twilioKey.slice(0, 33)}` },
+        { text: `key=X${twilioKey}` },
+        { text: `key=SK${synth('twilio-1', 32, kHexLower).toUpperCase()}` },
+        { text: `key=SK${'0'.repeat(32)}` },
+      ],
+    },
+  },
+  {
+    id: 'twilio-auth-token',
+    description: 'Twilio account auth token (32 hex digits assigned to an auth token name near Twilio context).',
+    family: 'secrets',
+    tags: ['twilio'],
+    enabledByDefault: true,
+    trigger: { keywords: ['auth_token', 'authtoken', 'auth-token'] },
+    pattern: `(?:auth|Auth|AUTH)[_-]?(?:token|Token|TOKEN)${kAssign}([0-9a-f]{32})`,
+    group: 1,
+    maxLength: 60,
+    // `twilioAuthToken`, `TWILIO_AUTH_TOKEN`: the name may be glued to a prefix.
+    boundary: { left: '' },
+    minEntropy: 3,
+    // Twilio context: the product name, or the account SID name that always sits beside the token.
+    context: { words: ['twilio', 'account_sid', 'accountsid'], before: 200, after: 200 },
+    examples: {
+      positive: [
+        { text: `TWILIO_ACCOUNT_SID=${twilioSid}\nTWILIO_AUTH_TOKEN=${twilioToken}\n`, match: twilioToken },
+        { text: `{"twilio":{"accountSid":"${twilioSid}","authToken":"${twilioToken}"}}`, match: twilioToken },
+      ],
+      negative: [
+        { text: `AUTH_TOKEN=${twilioToken}` },
+        { text: `TWILIO_AUTH_TOKEN=${twilioToken.slice(0, 31)}` },
+        { text: `TWILIO_AUTH_TOKEN=${'0'.repeat(32)}` },
+      ],
+    },
+  },
+  {
+    id: 'sendgrid-api-key',
+    description: 'SendGrid API key (SG.<22>.<43>).',
+    family: 'secrets',
+    tags: ['sendgrid'],
+    enabledByDefault: true,
+    trigger: { keywords: ['SG.'] },
+    pattern: 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}',
+    maxLength: 69,
+    boundary: { left: 'A-Za-z0-9_.-', right: kTokenBoundary },
+    minEntropy: 4,
+    examples: {
+      positive: [
+        { text: `SENDGRID_API_KEY='${sendgrid}'`, match: sendgrid },
+        { text: `Authorization: Bearer ${sendgrid2}`, match: sendgrid2 },
+      ],
+      negative: [
+        { text: `MSG.${sendgrid.slice(3)}` },
+        { text: `key=${sendgrid.slice(0, 68)}` },
+        { text: `key=SG.${'x'.repeat(22)}.${'x'.repeat(43)}` },
+      ],
+    },
+  },
+  {
+    id: 'npm-token',
+    description: 'npm access token (npm_…) with a valid CRC-32 checksum.',
+    family: 'secrets',
+    tags: ['npm'],
+    enabledByDefault: true,
+    trigger: { keywords: ['npm_'] },
+    // npm adopted GitHub's token format: 30 random base62 characters and their base62 CRC-32.
+    pattern: 'npm_[A-Za-z0-9]{36}',
+    maxLength: 40,
+    validate: githubTokenChecksumValid,
+    examples: {
+      positive: [
+        { text: `//registry.npmjs.org/:_authToken=${npmTok}`, match: npmTok },
+        { text: `NPM_TOKEN: "${npmTok2}"`, match: npmTok2 },
+      ],
+      negative: [
+        { text: `//registry.npmjs.org/:_authToken=${breakLastChar(npmTok)}` },
+        { text: `NPM_TOKEN=${npmTok.slice(0, 39)}` },
+        { text: `run npm_${synth('npm-3', 36)} in CI` },
+      ],
+    },
+  },
+  {
+    id: 'pypi-token',
+    description: 'PyPI or TestPyPI upload token (pypi-AgEIcHlwaS5vcmc… macaroon).',
+    family: 'secrets',
+    tags: ['pypi'],
+    enabledByDefault: true,
+    trigger: { keywords: ['pypi-AgE'] },
+    // A macaroon whose serialized location field is pypi.org or test.pypi.org.
+    pattern: 'pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}',
+    maxLength: 1030,
+    boundary: { left: kTokenBoundary, right: kTokenBoundary },
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `[pypi]\nusername = __token__\npassword = ${pypi}\n`, match: pypi },
+        { text: `TWINE_PASSWORD=${pypiTest}`, match: pypiTest },
+      ],
+      negative: [
+        { text: 'password = pypi-AgEIcHlwaS5vcmc' },
+        { text: `password = pypi-AgEIcHlwaS5vcmc${synth('pypi-3', 20, kBase64Url)}` },
+        { text: `password = pypi-${synth('pypi-4', 100, kBase64Url)}` },
+      ],
+    },
+  },
+  {
+    id: 'mailchimp-api-key',
+    description: 'Mailchimp API key (32 hex digits and a -us data-centre suffix).',
+    family: 'secrets',
+    tags: ['mailchimp'],
+    enabledByDefault: true,
+    trigger: { token: { min: 32, max: 32 } },
+    pattern: '[0-9a-f]{32}-us[0-9]{1,2}',
+    maxLength: 37,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `MAILCHIMP_API_KEY=${mailchimp}`, match: mailchimp },
+        { text: `{"apikey":"${mailchimp2}"}`, match: mailchimp2 },
+      ],
+      negative: [
+        { text: `key=${mailchimp.slice(1)}` },
+        { text: `key=${mailchimp}9` },
+        { text: `etag=${synth('mc-3', 32, kHexLower)}-usa` },
+      ],
+    },
+  },
+  {
+    id: 'telegram-bot-token',
+    description: 'Telegram Bot API token (<bot id>:AA…).',
+    family: 'secrets',
+    tags: ['telegram'],
+    enabledByDefault: true,
+    trigger: { keywords: [':AA'] },
+    pattern: '[0-9]{8,10}:AA[0-9A-Za-z_-]{33}',
+    maxLength: 46,
+    // `api.telegram.org/bot<token>/`: letters may touch the bot id on the left, digits may not.
+    boundary: { left: '0-9', right: kTokenBoundary },
+    minEntropy: 3.5,
+    examples: {
+      positive: [
+        { text: `TELEGRAM_BOT_TOKEN=${telegram}`, match: telegram },
+        { text: `fetch("https://api.telegram.org/bot${telegram2}/sendMessage")`, match: telegram2 },
+      ],
+      negative: [
+        { text: `token=${telegram.slice(0, telegram.length - 1)}` },
+        { text: `token=1${telegram2}0` },
+        { text: `at 12345678:AA${'x'.repeat(33)}` },
+      ],
+    },
+  },
+  {
+    id: 'shopify-token',
+    description: 'Shopify access token or shared secret (shpat_, shpca_, shppa_, shpss_).',
+    family: 'secrets',
+    tags: ['shopify'],
+    enabledByDefault: true,
+    trigger: { keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'] },
+    pattern: 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}',
+    maxLength: 38,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `X-Shopify-Access-Token: ${shopify}`, match: shopify },
+        { text: `SHOPIFY_API_SECRET="${shopify2}"`, match: shopify2 },
+      ],
+      negative: [
+        { text: `token=${shopify.slice(0, 37)}` },
+        { text: `token=${shopify}f` },
+        { text: `token=shpat_${'0'.repeat(32)}` },
+      ],
+    },
+  },
+  {
+    id: 'postman-api-key',
+    description: 'Postman API key (PMAK-…).',
+    family: 'secrets',
+    tags: ['postman'],
+    enabledByDefault: true,
+    trigger: { keywords: ['PMAK-'] },
+    pattern: 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}',
+    maxLength: 64,
+    minEntropy: 3,
+    examples: {
+      positive: [
+        { text: `X-Api-Key: ${postman}`, match: postman },
+        { text: `{"postmanApiKey":"${postman2}"}`, match: postman2 },
+      ],
+      negative: [
+        { text: `X-Api-Key: ${postman.slice(0, 63)}` },
+        { text: `X-Api-Key: PMAK-${'0'.repeat(24)}-${'0'.repeat(34)}` },
+        { text: `X-Api-Key: PMAK-${synth('pm-5', 24, kAlnum)}-${synth('pm-6', 34, kAlnum)}` },
+      ],
+    },
+  },
+];

@@ -1,0 +1,66 @@
+/**
+ * Structure of a compact JSON Web Token (RFC 7519 / RFC 7515): three base64url segments joined by
+ * dots, whose first segment (the JOSE header) decodes to a JSON object naming its algorithm in `alg`,
+ * and whose second (the claims set) decodes to a JSON object, unless the header says the payload is
+ * itself a JWT (`"cty": "JWT"`, a nested token). The signature segment is only checked for alphabet
+ * and length; whether it may be empty depends on `alg` and is the caller's decision.
+ *
+ * detect-secrets decodes header and payload the same way; a shape-only `eyJ…` match also hits
+ * base64 blobs that merely start with `{"`.
+ *
+ * @example
+ * jwtValid(b64url('{"alg":"HS256","typ":"JWT"}') + '.' + b64url('{"sub":"1"}') + '.' + sig); // true
+ * jwtValid(b64url('{"typ":"JWT"}') + '.' + b64url('{}') + '.' + sig); // false: no alg
+ */
+export function jwtValid(token: string): boolean {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  const [h, p, s] = parts as [string, string, string];
+  const header = decodeJwtJson(h);
+  if (header === null || typeof header.alg !== 'string' || header.alg.length === 0) return false;
+  if (typeof header.cty === 'string' && header.cty.toUpperCase() === 'JWT') {
+    if (decodeBase64Url(p) === null) return false;
+  } else if (decodeJwtJson(p) === null) return false;
+  return s.length === 0 || decodeBase64Url(s) !== null;
+}
+
+/** The `alg` of a token's header, or null when the header is not a JSON object with a string `alg`. */
+export function jwtAlg(token: string): string | null {
+  const dot = token.indexOf('.');
+  const header = decodeJwtJson(dot < 0 ? token : token.slice(0, dot));
+  return header !== null && typeof header.alg === 'string' ? header.alg : null;
+}
+
+/** The claims of a token (its second segment as a JSON object), or null. */
+export function jwtClaims(token: string): Record<string, unknown> | null {
+  const parts = token.split('.');
+  return parts.length >= 2 ? decodeJwtJson(parts[1]!) : null;
+}
+
+/** One base64url segment decoded as UTF-8 JSON; null unless it is a JSON object. */
+export function decodeJwtJson(segment: string): Record<string, unknown> | null {
+  const bytes = decodeBase64Url(segment);
+  if (bytes === null) return null;
+  let text: string;
+  try {
+    text = kUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  if (!text.trimStart().startsWith('{')) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const kUtf8 = new TextDecoder('utf-8', { fatal: true });
+const kBase64Url = /^[A-Za-z0-9_-]*$/;
+
+/** Unpadded base64url (RFC 4648 §5) as JWS requires; null on a foreign character or impossible length. */
+function decodeBase64Url(segment: string): Uint8Array | null {
+  if (segment.length % 4 === 1 || !kBase64Url.test(segment)) return null;
+  return Buffer.from(segment, 'base64url');
+}

@@ -1,0 +1,216 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { managedRuleset } from '../../src/rules/index.js';
+import { fakeFactory, runCli, tempDir } from './helpers.js';
+
+const ndjsonPaths = (stdout: string): string[] => stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { path: string }).path);
+
+/** A tree with content to find, content to skip, and traps for the walker. */
+function tree(): string {
+  const root = tempDir();
+  const outside = tempDir();
+  writeFileSync(join(outside, 'elsewhere.txt'), 'SECRET-outside');
+  mkdirSync(join(root, 'src/sub'), { recursive: true });
+  mkdirSync(join(root, '.git'));
+  mkdirSync(join(root, 'node_modules/pkg'), { recursive: true });
+  writeFileSync(join(root, 'a.txt'), 'token SECRET-aaa here');
+  writeFileSync(join(root, 'src/b.json'), '{"k":"SECRET-bbb"}');
+  writeFileSync(join(root, 'src/sub/c.log'), 'nothing to see');
+  writeFileSync(join(root, '.git/config'), 'SECRET-git');
+  writeFileSync(join(root, 'node_modules/pkg/index.js'), 'SECRET-dep');
+  // Named like an image: skipped by its type, never read (the fake would otherwise find the token).
+  writeFileSync(join(root, 'logo.png'), 'SECRET-png');
+  symlinkSync('..', join(root, 'src/sub/loop')); // a loop back to src/
+  symlinkSync(join(outside, 'elsewhere.txt'), join(root, 'out-link.txt')); // out of the tree
+  symlinkSync(join(outside), join(root, 'out-dir'));
+  symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+  symlinkSync(join(root, 'node_modules/pkg'), join(root, 'vendor')); // a skipped folder by another name
+  symlinkSync('b.json', join(root, 'src/b-again.json')); // the same file twice: scanned once
+  return root;
+}
+
+describe('leakscan scan (mechanics, fake scanner)', () => {
+  it('reads standard input when no path is given, exit 1 on findings', async () => {
+    const f = fakeFactory();
+    const r = await runCli(['scan'], { stdin: 'x SECRET-abc y', createScanner: f.create });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('<stdin>:2-12  fake-secret  SECRET-****  A fake secret');
+    expect(r.stdout).not.toContain('SECRET-abc');
+    expect(f.scanners[0]!.closed).toBe(true);
+  });
+
+  it('exits 0 without findings', async () => {
+    const f = fakeFactory();
+    const r = await runCli(['scan', '-'], { stdin: 'all clear', createScanner: f.create });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^no findings; 1 file scanned/m);
+  });
+
+  it('passes --content-type and --content-encoding for standard input, and rule selection to the scanner', async () => {
+    const f = fakeFactory();
+    await runCli(['scan', '--content-type', 'application/json', '--content-encoding', 'x-gzip', '--all-rules', '--workers', '0'], { stdin: '{}', createScanner: f.create });
+    expect(f.scanners[0]!.seen[0]!.meta).toEqual({ contentType: 'application/json', contentEncoding: 'x-gzip' });
+    expect(f.scanners[0]!.options).toEqual({ allRules: true, enable: [], disable: [], workers: 0 });
+  });
+
+  it('walks folders: sorted, skipping .git, node_modules, binary types, loops and links out of the tree', async () => {
+    const root = tree();
+    const f = fakeFactory();
+    const r = await runCli(['scan', '--format', 'ndjson', '.'], { cwd: root, createScanner: f.create });
+    expect(r.code).toBe(1);
+    expect(ndjsonPaths(r.stdout)).toEqual(['a.txt', 'src/b.json']);
+    expect(r.stderr).toBe('');
+    // Every regular file in the tree was handed over once; the image without being read.
+    const seen = f.scanners[0]!.seen;
+    expect(seen).toHaveLength(4);
+    expect(seen.find((s) => s.meta?.contentType === 'image/png')?.bytes).toBe(0);
+  });
+
+  it('gives each file the content type of its extension, unless forced', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a.json'), '{}');
+    writeFileSync(join(root, 'b.html.gz'), 'not really gzip');
+    writeFileSync(join(root, 'README'), 'text');
+    // Scans run concurrently, so compare what was seen without its order.
+    const metas = (f: ReturnType<typeof fakeFactory>) => f.scanners[0]!.seen.map((s) => JSON.stringify(s.meta)).sort();
+    let f = fakeFactory();
+    await runCli(['scan', root], { createScanner: f.create });
+    expect(metas(f)).toEqual(['{"contentType":"application/json"}', '{"contentType":"text/html","contentEncoding":"gzip"}', '{}'].sort());
+    f = fakeFactory();
+    await runCli(['scan', '--content-type', 'text/plain', root], { createScanner: f.create });
+    expect(metas(f)).toEqual(['{"contentType":"text/plain"}', '{"contentType":"text/plain"}', '{"contentType":"text/plain","contentEncoding":"gzip"}'].sort());
+  });
+
+  it('reports results in input order whatever order the scans finish in', async () => {
+    const root = tempDir();
+    for (let i = 0; i < 8; i++) writeFileSync(join(root, `f${i}.txt`), `SECRET-${i}${'x'.repeat(8 - i)}`);
+    // Earlier files take longer, so they finish last.
+    const f = fakeFactory((bytes) => bytes.length * 5);
+    const r = await runCli(['scan', '--format', 'ndjson', '--workers', '4', root], { createScanner: f.create });
+    expect(ndjsonPaths(r.stdout)).toEqual(Array.from({ length: 8 }, (_, i) => join(root, `f${i}.txt`)));
+  });
+
+  it('keeps scanning past a missing path, then exits 2', async () => {
+    const root = tree();
+    const f = fakeFactory();
+    const r = await runCli(['scan', '--format', 'ndjson', 'missing.txt', 'a.txt'], { cwd: root, createScanner: f.create });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot read "missing.txt": no such file or directory');
+    expect(ndjsonPaths(r.stdout)).toEqual(['a.txt']);
+  });
+
+  it('goes on when the scanner fails on one input, then exits 2', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a.txt'), 'SECRET-a');
+    writeFileSync(join(root, 'boom.txt'), 'explode');
+    writeFileSync(join(root, 'c.txt'), 'SECRET-c');
+    const f = fakeFactory();
+    const failing = async (o: Parameters<typeof f.create>[0]) => {
+      const s = await f.create(o);
+      const analyzeStream = s.analyzeStream.bind(s);
+      s.analyzeStream = async (body, meta) => {
+        const r = await analyzeStream(body, meta);
+        if (r.bytesScanned === 7) throw Object.assign(new Error('a scan worker failed'), { code: 'SDD_ERR_WORKER_FAILED' });
+        return r;
+      };
+      return s;
+    };
+    const r = await runCli(['scan', '--format', 'ndjson', '.'], { cwd: root, createScanner: failing });
+    expect(r.code).toBe(2);
+    expect(ndjsonPaths(r.stdout)).toEqual(['a.txt', 'c.txt']);
+    expect(r.stderr).toContain('"boom.txt": scan failed: a scan worker failed');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports an unreadable file and exits 2', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'locked.txt'), 'SECRET-locked');
+    writeFileSync(join(root, 'open.txt'), 'SECRET-open');
+    chmodSync(join(root, 'locked.txt'), 0o000);
+    const r = await runCli(['scan', '--format', 'json', root], { createScanner: fakeFactory().create });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('permission denied');
+    const doc = JSON.parse(r.stdout) as { errors: Array<{ path: string }>; summary: { findings: number } };
+    expect(doc.errors.map((e) => e.path)).toEqual([join(root, 'locked.txt')]);
+    expect(doc.summary.findings).toBe(1);
+  });
+
+  it.runIf(process.platform === 'linux')('turns a read that fails midway into an input error (exit 2), keeping the report', async () => {
+    // /proc/self/mem opens as a regular file and fails on the first read (EIO), even for root.
+    const r = await runCli(['scan', '--format', 'json', '/proc/self/mem'], { createScanner: fakeFactory().create });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot read "\/proc\/self\/mem": .*EIO/);
+    const doc = JSON.parse(r.stdout) as { results: Array<{ path: string }>; errors: Array<{ path: string; code: string }> };
+    expect(doc.errors).toEqual([expect.objectContaining({ path: '/proc/self/mem', code: 'SDD_ERR_INPUT' })]);
+    expect(doc.results.map((x) => x.path)).toEqual(['/proc/self/mem']);
+  });
+
+  it('writes --output to a file, not stdout, and does not scan that file', async () => {
+    const root = tree();
+    const r = await runCli(['scan', '--format', 'json', '--output', 'report.json', '.'], { cwd: root, createScanner: fakeFactory().create });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const doc = JSON.parse(readFileSync(join(root, 'report.json'), 'utf8')) as { results: Array<{ path: string }> };
+    expect(doc.results.map((x) => x.path)).not.toContain('report.json');
+  });
+
+  it('fails with 2 when --output cannot be written', async () => {
+    const r = await runCli(['scan', '--output', join(tempDir(), 'no/such/dir/out.json')], { stdin: 'x', createScanner: fakeFactory().create });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot write --output/);
+  });
+
+  it.each([
+    [['scan', '--bogus'], /unknown option '--bogus'/],
+    [['scan', '--format', 'xml'], /--format.*xml|xml.*--format|Allowed choices/i],
+    [['scan', '--workers', 'many'], /whole number/],
+    [['scan', '--enable', 'no-such-rule'], /unknown rule id or tag: "no-such-rule"/],
+    [['scan', '--disable', 'pii,no-such-tag'], /no-such-tag/],
+    [['scan', '--content-type', 'not a type'], /invalid --content-type/],
+    [['scan', '--content-encoding', 'zstd'], /zstd/],
+    [['frobnicate'], /unknown command/],
+  ])('%j is a usage error (exit 2, message on stderr)', async (argv, message) => {
+    const f = fakeFactory();
+    const r = await runCli(argv, { stdin: 'SECRET-x', createScanner: f.create });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+    expect(f.scanners).toHaveLength(0);
+  });
+
+  it('draws progress on a terminal stderr only, never on stdout', async () => {
+    const root = tempDir();
+    for (let i = 0; i < 3; i++) writeFileSync(join(root, `f${i}.txt`), 'SECRET-p');
+    const tty = await runCli(['scan', root], { stderrIsTTY: true, createScanner: fakeFactory(150).create });
+    expect(tty.stderr).toMatch(/\d+\/3 files/);
+    expect(tty.stderr).toContain('MiB/s');
+    expect(tty.stdout).not.toMatch(/\r|MiB\/s/);
+    const piped = await runCli(['scan', root], { stderrIsTTY: false, createScanner: fakeFactory(150).create });
+    expect(piped.stderr).toBe('');
+    const off = await runCli(['scan', '--no-progress', root], { stderrIsTTY: true, createScanner: fakeFactory(150).create });
+    expect(off.stderr).toBe('');
+  });
+});
+
+describe('leakscan rules', () => {
+  it('--format json prints the rules array', async () => {
+    const r = await runCli(['rules', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const rules = JSON.parse(r.stdout) as Array<{ id: string; description: string; tags: string[]; enabledByDefault: boolean }>;
+    expect(rules).toEqual(managedRuleset.rules);
+  });
+
+  it('text lists every rule with its default state', async () => {
+    const r = await runCli(['rules']);
+    expect(r.code).toBe(0);
+    for (const rule of managedRuleset.rules) expect(r.stdout).toMatch(new RegExp(`^${rule.id} +${rule.enabledByDefault ? 'on' : 'off'} `, 'm'));
+    expect(r.stdout).toContain(`${managedRuleset.rules.length} rules`);
+  });
+
+  it('prints help and version with exit 0', async () => {
+    expect((await runCli(['--help'])).code).toBe(0);
+    const v = await runCli(['--version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { checkRe2WasmPattern, re2WasmGeneration } from '../../src/engine/backend/re2-wasm.js';
+import { re2WasmBackend, scanStream } from '../../src/engine/index.js';
+import { program } from './helpers.js';
+
+describe('re2-wasm backend', () => {
+  it('reports code-unit offsets even around astral characters', () => {
+    const p = re2WasmBackend.compile('a(b+)', false, 1);
+    const text = 'é😀😀xxabbb';
+    expect(p.exec(text, 0)).toEqual({ start: 7, end: 11, groupStart: 8, groupEnd: 11 });
+    expect(p.exec(text, 8)).toBeNull();
+  });
+
+  it('survives the WASM heap being exhausted: the instance is reloaded and scanning goes on', async () => {
+    // The package's heap is fixed at 16 MB: an input larger than that aborts the instance (the engine
+    // itself never hands it more than a small window; this forces the failure on purpose).
+    const before = re2WasmGeneration();
+    const stderr = process.stderr.write;
+    process.stderr.write = () => true; // emscripten prints the abort itself
+    try {
+      expect(() => re2WasmBackend.compile('zz', false, 0).exec('a'.repeat(20_000_000), 0)).toThrow();
+    } finally {
+      process.stderr.write = stderr;
+    }
+    expect(re2WasmGeneration()).toBeGreaterThan(before);
+    checkRe2WasmPattern('a(b+)c', false);
+    const r = await scanStream(program('test'), [Buffer.from('card 4111 1111 1111 1111 key AKIAZ7Q2MBVX4NKW3P5R')], { contentType: 'text/plain' });
+    expect(r.findings.map((f) => f.ruleId)).toEqual(['t-card', 't-akia']);
+  });
+});

@@ -1,0 +1,232 @@
+import { availableParallelism } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScanner } from '../../src/scanner.js';
+import { kTestHook, type PoolScanner, type PoolScannerOptions } from '../../src/pool/pool-scanner.js';
+import type { ScanReport, Scanner } from '../../src/types.js';
+import { asyncChunks, kTestCard, noiseText } from './helpers.js';
+
+// Real workers, no mocks. Faults are injected through the worker's hidden test hook, which the worker
+// honours only with LEAKSCAN_TEST_HOOKS=1 in its environment (workers copy it when they start).
+process.env.LEAKSCAN_TEST_HOOKS = '1';
+
+/** Financial rules only: they compile in milliseconds, so each pool starts fast. */
+const kRules = { disable: ['pii', 'secrets'] };
+const kJson = { contentType: 'application/json' };
+const kMiB = 1024 * 1024;
+
+function cardBody(i: number, pad = 0): string {
+  return JSON.stringify({ id: i, card: kTestCard, pad: 'x'.repeat(pad) });
+}
+
+async function pool(options: PoolScannerOptions): Promise<PoolScanner> {
+  return (await createScanner({ ...kRules, ...options })) as PoolScanner;
+}
+
+function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
+  return expect(p).rejects.toMatchObject({ name: 'LeakscanError', code });
+}
+
+describe('pool with two workers', () => {
+  let s: PoolScanner;
+  let local: Scanner;
+  beforeAll(async () => {
+    [s, local] = await Promise.all([pool({ workers: 2, maxQueue: 1000 }), createScanner({ ...kRules, workers: 0 })]);
+  }, 60_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('compiles the program once per worker, not per task', async () => {
+    const reports = await Promise.all(Array.from({ length: 40 }, (_, i) => s.analyze(cardBody(i), kJson)));
+    expect(reports.every((r) => r.findings.length === 1)).toBe(true);
+    const { compilesPerThread } = s.stats();
+    expect(compilesPerThread).toHaveLength(2);
+    expect(compilesPerThread).toEqual([1, 1]);
+  });
+
+  it('scans many concurrent small bodies and one big body, as the in-thread scanner does', async () => {
+    // Cards at 0 and about 960 KB (inside the 1 MiB cap) and at about 1.08 MB (past it).
+    const big = `${kTestCard} ${'lorem ipsum '.repeat(80_000)} ${kTestCard} ${'dolor '.repeat(20_000)} ${kTestCard}`;
+    const bodies = [...Array.from({ length: 300 }, (_, i) => cardBody(i, i * 7)), big];
+    bodies.splice(150, 0, big);
+    const [got, want] = await Promise.all([
+      Promise.all(bodies.map((b) => s.analyze(b, kJson))),
+      Promise.all(bodies.map((b) => local.analyze(b, kJson))),
+    ]);
+    expect(got).toStrictEqual(want);
+    const bigReport = got[150]!;
+    expect(bigReport.truncated).toBe(true);
+    expect(bigReport.bytesSeen).toBe(Buffer.byteLength(big));
+    // The two cards inside the cap are found, the one past it is not.
+    expect(bigReport.findings).toHaveLength(2);
+  });
+
+  /** A 1 GiB stream made of one reused chunk, sampling external (ArrayBuffer) memory as it is read. */
+  function gibStream(chunk: Uint8Array, peak: { max: number }): AsyncGenerator<Uint8Array> {
+    const count = Math.ceil(1024 * kMiB / chunk.length);
+    return (async function* () {
+      for (let i = 0; i < count; i++) {
+        if (i % 16 === 0) peak.max = Math.max(peak.max, process.memoryUsage().arrayBuffers);
+        yield chunk;
+      }
+    })();
+  }
+
+  for (const encoded of [false, true]) {
+    it(`reads a 1 GiB ${encoded ? 'gzip ' : ''}stream in bounded memory, with the in-thread report`, async () => {
+      const text = Buffer.from(`${kTestCard} ${noiseText(kMiB, 3)}`);
+      // Gzip members concatenate into one valid gzip stream; the noise keeps each member about 0.8 MiB.
+      const chunk = encoded ? gzipSync(text) : text;
+      const meta = encoded ? { contentType: 'text/plain', contentEncoding: 'gzip' } : { contentType: 'text/plain' };
+      const reports: ScanReport[] = [];
+      const growth: number[] = [];
+      for (const scanner of [local, s]) {
+        const before = process.memoryUsage().arrayBuffers;
+        const peak = { max: before };
+        reports.push(await scanner.analyzeStream(gibStream(chunk, peak), meta));
+        growth.push(peak.max - before);
+      }
+      expect(reports[1]).toStrictEqual(reports[0]);
+      expect(reports[1]!.bytesReceived).toBeGreaterThanOrEqual(1024 * kMiB);
+      expect(reports[1]!.truncated).toBe(true);
+      expect(reports[1]!.findings).toHaveLength(1);
+      // What the pool keeps per body is bounded (the cap, or twice it compressed), far below the stream.
+      expect(growth[1]).toBeLessThan(32 * kMiB);
+    });
+  }
+});
+
+describe('pool faults: one worker, a short timeout, a queue of two', () => {
+  let s: PoolScanner;
+  beforeAll(async () => {
+    s = await pool({ workers: 1, taskTimeout: 700, maxQueue: 2 });
+  }, 60_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  async function stillServes(): Promise<void> {
+    const r = await s.analyze(cardBody(1), kJson);
+    expect(r.findings).toHaveLength(1);
+    expect(s.stats().threads).toBe(1);
+  }
+
+  it('a worker that exits fails its task with SDD_ERR_WORKER_FAILED and is replaced', async () => {
+    await rejectsWith(s[kTestHook]('exit', cardBody(0), kJson), 'SDD_ERR_WORKER_FAILED');
+    await stillServes();
+  });
+
+  it('a worker that throws outside the task fails it the same way', async () => {
+    await rejectsWith(s[kTestHook]('uncaught', cardBody(0), kJson), 'SDD_ERR_WORKER_FAILED');
+    await stillServes();
+  });
+
+  it('a hung worker is terminated after the task timeout and replaced', async () => {
+    const t0 = performance.now();
+    const hung = s[kTestHook]('hang', cardBody(0), kJson);
+    await rejectsWith(hung, 'SDD_ERR_WORKER_FAILED');
+    await expect(hung).rejects.toThrow(/no result within 700 ms/);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(690);
+    await stillServes();
+  });
+
+  it('rejects with SDD_ERR_POOL_QUEUE_FULL past maxQueue; queued bodies wait without timing out', async () => {
+    const hung = s[kTestHook]('hang', cardBody(0), kJson);
+    const queued = [s.analyze(cardBody(1), kJson), s.analyze(cardBody(2), kJson)];
+    expect(s.stats().queueSize).toBe(2);
+    await rejectsWith(s.analyze(cardBody(3), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
+    await rejectsWith(s.scan(cardBody(3), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
+    await rejectsWith(hung, 'SDD_ERR_WORKER_FAILED');
+    // They waited longer than the timeout behind the hung task: the timeout runs from their start.
+    for (const r of await Promise.all(queued)) expect(r.findings).toHaveLength(1);
+    await stillServes();
+  });
+
+  it('close() lets accepted scans finish (queued, running, streams still being read), then refuses new ones', async () => {
+    const done: string[] = [];
+    const scans = Array.from({ length: 3 }, (_, i) =>
+      s.analyze(cardBody(i, 100_000), kJson).then((r) => {
+        done.push(`scan${i}`);
+        return r;
+      }),
+    );
+    async function* slow(): AsyncGenerator<Uint8Array> {
+      for (const part of ['{"card":"', kTestCard, '"}']) {
+        await new Promise((r) => setTimeout(r, 60));
+        yield Buffer.from(part);
+      }
+    }
+    const stream = s.analyzeStream(slow(), kJson).then((r) => {
+      done.push('stream');
+      return r;
+    });
+    const closing = s.close().then(() => done.push('closed'));
+    await rejectsWith(s.analyze(cardBody(9), kJson), 'SDD_ERR_SCANNER_CLOSED');
+    for (const r of await Promise.all([...scans, stream])) expect(r.findings).toHaveLength(1);
+    await closing;
+    expect(done.at(-1)).toBe('closed');
+    expect(done).toHaveLength(5);
+    expect(s.stats().threads).toBe(0);
+    await rejectsWith(s.scan(cardBody(9), kJson), 'SDD_ERR_SCANNER_CLOSED');
+    await rejectsWith(s.scanStream(asyncChunks([Buffer.from(cardBody(9))]), kJson), 'SDD_ERR_SCANNER_CLOSED');
+    await rejectsWith(s[kTestHook]('exit', cardBody(9), kJson), 'SDD_ERR_SCANNER_CLOSED');
+    await expect(s.close()).resolves.toBeUndefined();
+  });
+});
+
+describe('pool options', () => {
+  it('maxQueue 0 refuses a body while the worker is busy, and never runs it later', async () => {
+    const s = await pool({ workers: 1, maxQueue: 0, taskTimeout: 600 });
+    try {
+      const hung = s[kTestHook]('hang', cardBody(0), kJson);
+      await rejectsWith(s.analyze(cardBody(1), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
+      await rejectsWith(hung, 'SDD_ERR_WORKER_FAILED');
+      expect((await s.analyze(cardBody(2), kJson)).findings).toHaveLength(1);
+      // Warm-up, the hung task and the last scan: the refused body never reached a worker.
+      expect(s.stats().completed).toBe(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('transferBodies moves a body that owns its ArrayBuffer and copies one that does not', async () => {
+    const s = await pool({ workers: 1, transferBodies: true });
+    try {
+      const owned = new Uint8Array(Buffer.from(cardBody(0, 5000)));
+      expect((await s.analyze(owned, kJson)).findings).toHaveLength(1);
+      expect(owned.byteLength).toBe(0); // detached: moved, not copied
+      const pooled = Buffer.from(cardBody(1)); // a view into Node's shared Buffer pool
+      expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+      expect((await s.analyze(pooled, kJson)).findings).toHaveLength(1);
+      expect(pooled.toString()).toBe(cardBody(1));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('defaults to one worker per core, and ignores test hooks unless LEAKSCAN_TEST_HOOKS=1', async () => {
+    delete process.env.LEAKSCAN_TEST_HOOKS;
+    let s: PoolScanner;
+    try {
+      s = await pool({});
+    } finally {
+      process.env.LEAKSCAN_TEST_HOOKS = '1';
+    }
+    try {
+      expect(s.stats().threads).toBe(availableParallelism());
+      expect((await s[kTestHook]('exit', cardBody(0), kJson)).findings).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('rejects invalid options before starting any worker', async () => {
+    await rejectsWith(createScanner({ ...kRules, workers: -1 }), 'SDD_ERR_INVALID_OPTION');
+    await rejectsWith(createScanner({ ...kRules, workers: 1.5 }), 'SDD_ERR_INVALID_OPTION');
+    await rejectsWith(createScanner({ ...kRules, workers: 1, taskTimeout: -5 }), 'SDD_ERR_INVALID_OPTION');
+    await rejectsWith(createScanner({ ...kRules, workers: 1, maxQueue: 0.5 }), 'SDD_ERR_INVALID_OPTION');
+    await rejectsWith(createScanner({ ...kRules, workers: 1, maxBytes: 2 * kMiB }), 'SDD_ERR_INVALID_OPTION');
+    await expect(createScanner({ workers: 1, enable: ['no-such-rule-or-tag'] })).rejects.toThrow(/no-such-rule-or-tag/);
+  });
+});

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isPlaceholder, knownSampleValues } from '../../src/rules/placeholders.js';
+
+describe('knownSampleValues', () => {
+  it.each([
+    'AKIAIOSFODNN7EXAMPLE',
+    'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+    // Prefixed values are split so that secret scanners do not flag this file.
+    'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  ])('suppresses the published sample %s', (v) => {
+    expect(knownSampleValues.has(v)).toBe(true);
+    expect(isPlaceholder(v)).toBe(true);
+  });
+
+  it('compares exactly: a sample with one character changed is not suppressed by the list', () => {
+    // The Azurite key with its first character changed; nothing else in it looks like a placeholder.
+    const changed = 'Fby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+    expect(knownSampleValues.has(changed)).toBe(false);
+    expect(isPlaceholder(changed)).toBe(false);
+  });
+});
+
+describe('isPlaceholder', () => {
+  it.each([
+    // Template and variable syntaxes.
+    '${AWS_SECRET_ACCESS_KEY}',
+    '${{ secrets.NPM_TOKEN }}',
+    '{{ .Values.apiKey }}',
+    '$(cat /run/secrets/token)',
+    '#{api_key}',
+    '%API_KEY%',
+    '<your-api-key>',
+    '<API_TOKEN>',
+    '@TOKEN@',
+    '__SLACK_TOKEN__',
+    'Bearer $TOKEN',
+    '%s',
+    '{0}',
+    // Placeholder words and masks.
+    'sk_live_' + 'EXAMPLEKEY1234567890abcd',
+    'dummy-token-9f8e7d',
+    'your_api_key_here',
+    'YOUR-SECRET',
+    'replace_me_later_42',
+    'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    'pass****word',
+    'sk-ant-api03-....',
+    '••••••••',
+    '[FILTERED]',
+    '<redacted>',
+    // Keyboard and alphabet runs.
+    'AKIA0123456789ABCDEF',
+    'abcdefghijklmnopqrstuvwxyz012345',
+    'qwertyuiop1234',
+    // A unit of 1 to 4 characters repeated to the end.
+    'sk_live_aaaaaaaaaaaaaaaaaaaaaaaa',
+    'xoxb-0000000000000000',
+    'token-abababababababab',
+    'key_1234123412341234',
+  ])('suppresses %s', (v) => {
+    expect(isPlaceholder(v)).toBe(true);
+  });
+
+  it.each([
+    'Q7vJm2xR9pL4sT8wK3nB6hY1cF5dG0aZ',
+    'ghp_' + 'Zt4mQ8rX2vL9pK6sN3wB7yH1cF5dG0aJ2kR4',
+    'c2b6f1e9a47d3085',
+    // Periodic over only the last 12 of the last 16 characters: the check wants the whole tail.
+    'k9Q7vJabababababab',
+    // Short values are not judged by their tail.
+    'abab',
+  ])('keeps %s', (v) => {
+    expect(isPlaceholder(v)).toBe(false);
+  });
+
+  it('does not suppress random base62 tokens (fixed seed, 2000 cases)', () => {
+    const alnum = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'.split('');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alnum), { minLength: 20, maxLength: 64 }), (chars) => !isPlaceholder(chars.join(''))),
+      { seed: 20260101, numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decodeJwtJson, jwtAlg, jwtClaims, jwtValid } from '../../src/validators/jwt.js';
+
+const enc = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v), 'utf8').toString('base64url');
+const sig = (n = 32) => randomBytes(n).toString('base64url');
+const jwt = (header: unknown, claims: unknown, s = sig()) => `${enc(header)}.${enc(claims)}.${s}`;
+
+describe('jwtValid', () => {
+  it.each([
+    ['HS256', jwt({ alg: 'HS256', typ: 'JWT' }, { sub: '1', iat: 1 })],
+    ['RS256 with kid', jwt({ alg: 'RS256', kid: 'k1' }, { iss: 'x', aud: ['a', 'b'] }, sig(256))],
+    ['ES256', jwt({ typ: 'JWT', alg: 'ES256' }, {}, sig(64))],
+    ['alg none, empty signature', jwt({ alg: 'none' }, { sub: '1' }, '')],
+    ['nested JWT payload', `${enc({ alg: 'HS256', cty: 'JWT' })}.${sig(40)}.${sig()}`],
+    ['header with spaces', jwt('{ "alg" : "HS384" }', { a: 1 })],
+    ['non-ASCII claims', jwt({ alg: 'HS256' }, { name: '김철수' })],
+  ])('accepts %s', (_n, token) => {
+    expect(jwtValid(token)).toBe(true);
+  });
+
+  it.each([
+    ['header without alg', jwt({ typ: 'JWT' }, { sub: '1' })],
+    ['empty alg', jwt({ alg: '' }, { sub: '1' })],
+    ['numeric alg', jwt({ alg: 256 }, { sub: '1' })],
+    ['header is an array', jwt(['alg', 'HS256'], { sub: '1' })],
+    ['header is not JSON', `${enc('{alg:HS256}')}.${enc({ sub: '1' })}.${sig()}`],
+    ['header is random bytes', `eyJ${sig(20)}.${enc({ sub: '1' })}.${sig()}`],
+    ['payload is not a JSON object', jwt({ alg: 'HS256' }, 'just text')],
+    ['payload is a JSON array', jwt({ alg: 'HS256' }, [1, 2])],
+    ['two segments', `${enc({ alg: 'HS256' })}.${enc({ sub: '1' })}`],
+    ['four segments', `${jwt({ alg: 'HS256' }, { sub: '1' })}.${sig()}`],
+    ['padding in a segment', `${enc({ alg: 'HS256' })}=.${enc({ sub: '1' })}.${sig()}`],
+    ['standard base64 characters', `${enc({ alg: 'HS256' })}.${enc({ sub: '1' })}.ab+/cd`],
+    ['impossible segment length', `${enc({ alg: 'HS256' })}.${enc({ sub: '1' })}.abcde`],
+    ['header not UTF-8', `${Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]).toString('base64url')}.${enc({})}.${sig()}`],
+  ])('rejects %s', (_n, token) => {
+    expect(jwtValid(token)).toBe(false);
+  });
+
+  it('a one-character change in the header breaks it', () => {
+    const good = jwt({ alg: 'HS256', typ: 'JWT' }, { sub: '1' });
+    expect(jwtValid(good)).toBe(true);
+    // eyJhbGciOi… → eyJhbGcjOi…: the header no longer decodes to JSON.
+    expect(jwtValid(good.replace('eyJhbGci', 'eyJhbGcj'))).toBe(false);
+  });
+});
+
+describe('jwtAlg / jwtClaims / decodeJwtJson', () => {
+  it('reads the alg and the claims', () => {
+    const t = jwt({ alg: 'none' }, { role: 'anon', iss: 'supabase' }, '');
+    expect(jwtAlg(t)).toBe('none');
+    expect(jwtClaims(t)).toEqual({ role: 'anon', iss: 'supabase' });
+  });
+  it('returns null for non-JSON', () => {
+    expect(jwtAlg('not-a-token')).toBeNull();
+    expect(jwtClaims('onlyone')).toBeNull();
+    expect(decodeJwtJson(enc('[1]'))).toBeNull();
+    expect(decodeJwtJson('a')).toBeNull();
+  });
+});
