@@ -100,8 +100,13 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
         const head = chain[0]!;
         if (!head.write(chunk)) {
           await new Promise<void>((resolve) => {
-            head.once('drain', resolve);
-            head.once('close', resolve);
+            const done = (): void => {
+              head.off('drain', done);
+              head.off('close', done);
+              resolve();
+            };
+            head.on('drain', done);
+            head.on('close', done);
           });
         }
       }

@@ -4,8 +4,8 @@
  * distinct rule option set and reused for every later task.
  */
 import { threadId, workerData } from 'node:worker_threads';
-import { compileProgram, resolveBackend, scanStream, type Program } from '../engine/index.js';
-import { selectRules } from '../rules/index.js';
+import { scanStream, type Program } from '../engine/index.js';
+import { programFor } from '../scanner.js';
 import { isStartBoard, type PoolResult, type PoolTask, type RuleOptions, type ScanTask, type TestHook } from './protocol.js';
 
 const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.threads), startedAt: new Float64Array(workerData.startedAt) } : null;
@@ -13,14 +13,12 @@ const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.th
 const programs = new Map<string, Program>();
 let compiles = 0;
 
-function programFor(rules: RuleOptions): Program {
+/** The scanner's own `programFor`, compiled on first use in this worker and kept for its lifetime. */
+function cachedProgram(rules: RuleOptions): Program {
   const key = JSON.stringify([rules.allRules === true, rules.enable ?? [], rules.disable ?? [], rules.backend ?? 'auto']);
   let program = programs.get(key);
   if (program === undefined) {
-    program = compileProgram(
-      selectRules({ allRules: rules.allRules, enable: rules.enable, disable: rules.disable }),
-      resolveBackend(rules.backend ?? 'auto'),
-    );
+    program = programFor(rules);
     programs.set(key, program);
     compiles += 1;
   }
@@ -70,7 +68,7 @@ export default async function scanTask(task: PoolTask): Promise<PoolResult> {
     const pending = runHook(task.__test);
     if (pending) return pending;
   }
-  const program = programFor(task.rules);
+  const program = cachedProgram(task.rules);
   if (task.kind === 'warm') return { report: null, threadId, compiles };
   const report = await scanStream(program, chunksOf(task), task.meta, task.limits);
   if (task.tailMode === 'received') report.bytesReceived += task.tail;

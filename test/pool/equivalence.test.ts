@@ -2,7 +2,7 @@ import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from 'no
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScanner, LocalScanner } from '../../src/scanner.js';
 import type { ScanMeta, ScanReport, Scanner } from '../../src/types.js';
-import { asyncChunks, escapeHtml, exampleTexts, kTestCard, nodeStream, noiseText, randomBytes, randomCuts, webStream } from './helpers.js';
+import { asyncChunks, escapeHtml, exampleTexts, kTestCard, nodeStream, randomBytes, randomCuts, webStream } from './helpers.js';
 
 // The pooled scanner must give exactly the in-thread report (findings, kind, byte counts, truncation,
 // notices in order) for the same input, whatever the body's form: string, bytes, chunked stream, Web
@@ -53,12 +53,11 @@ function cases(): Case[] {
 }
 
 function buildCases(): Case[] {
-  // Dense bodies are the engine's slow case: the plain-text body has one example of every rule, the
-  // others one of every third rule.
-  const all = exampleTexts(1);
-  const texts = all.filter((_, i) => i % 3 === 0);
-  const plain = `${all.join('\n')}\ncard ${kTestCard}\n`;
-  const small = `${texts.join('\n')}\ncard ${kTestCard}\n`;
+  // Dense bodies are the engine's slow case, and each rule's RE2 pattern is compiled on its first use
+  // in every thread: one example of every third rule is variety enough here (the rules have their own
+  // tests).
+  const texts = exampleTexts(1).filter((_, i) => i % 3 === 0);
+  const plain = `${texts.join('\n')}\ncard ${kTestCard}\n`;
   const json = JSON.stringify({ items: texts, card: kTestCard, note: 'naïve café 😀' });
   const html = `<html><body>${texts.map((t) => `<p title="${escapeHtml(t)}">${escapeHtml(t)}</p>`).join('\n')}</body></html>`;
   const xml = `<?xml version="1.0"?><r>${texts.map((t) => `<i>${escapeHtml(t)}</i>`).join('')}</r>`;
@@ -67,7 +66,6 @@ function buildCases(): Case[] {
   const bigJson = JSON.stringify({ head: texts.slice(0, 20), filler: Array.from({ length: 12_000 }, (_, i) => `${i} ${kFiller}`), tail: texts.slice(-20) });
   // One 2-byte character straddles the cap, so the kept bytes end inside it.
   const straddle = `x${'é'.repeat(kCap / 2 + 5000)} ${kTestCard}`;
-  const noise = `${kTestCard} ${noiseText(kCap + 100_000, 7)} ${kTestCard}`;
   const gz = gzipSync(Buffer.from(json));
   const corrupt = Buffer.from(gzipSync(Buffer.from(plain)));
   for (let i = 40; i < 60; i++) corrupt[i] = corrupt[i]! ^ 0x5a;
@@ -78,12 +76,11 @@ function buildCases(): Case[] {
     textCase('html', html, { contentType: 'text/html' }),
     textCase('xml', xml, { contentType: 'application/xml' }),
     textCase('sniffed json', json, {}),
-    textCase('sniffed html', html, {}),
     textCase('binary content type', plain, { contentType: 'image/png' }),
-    textCase('unsupported charset', small, { contentType: 'text/plain; charset=x-no-such-charset' }),
+    textCase('unsupported charset', plain, { contentType: 'text/plain; charset=x-no-such-charset' }),
     textCase('empty body', '', { contentType: 'text/plain' }),
     textCase('lone surrogate', `a\ud800b ${kTestCard} \udc00`, { contentType: 'text/plain' }),
-    { name: 'utf-16le', bytes: Buffer.from(small, 'utf16le'), meta: { contentType: 'text/plain; charset=utf-16le' } },
+    { name: 'utf-16le', bytes: Buffer.from(plain, 'utf16le'), meta: { contentType: 'text/plain; charset=utf-16le' } },
     {
       name: 'invalid utf-8',
       bytes: Buffer.concat([Buffer.from(plain.slice(0, 3000)), Buffer.from([0xff, 0xe2, 0x82, 0x20, 0xc0, 0xaf]), Buffer.from(json)]),
@@ -98,7 +95,7 @@ function buildCases(): Case[] {
     { name: 'br', bytes: br(Buffer.from(xml)), meta: { contentType: 'application/xml', contentEncoding: 'br' } },
     {
       name: 'gzip then br',
-      bytes: br(gzipSync(Buffer.from(small))),
+      bytes: br(gzipSync(Buffer.from(plain))),
       meta: { contentType: 'text/plain', contentEncoding: 'gzip, identity, br' },
     },
     { name: 'identity', bytes: Buffer.from(json), meta: { contentType: 'application/json', contentEncoding: 'identity' } },
@@ -109,7 +106,6 @@ function buildCases(): Case[] {
       allStreams: true,
     },
     { name: 'br past the cap', bytes: br(Buffer.from(bigJson)), meta: { contentType: 'application/json', contentEncoding: 'br' } },
-    { name: 'gzip of incompressible text', bytes: gzipSync(Buffer.from(noise)), meta: { contentType: 'text/plain', contentEncoding: 'gzip' } },
     // Random bytes do not compress: more than the cap of compressed input is needed to decode the cap,
     // and the body is longer than what the pool keeps of an encoded body (the rest is only counted).
     { name: 'gzip of random bytes', bytes: gzipSync(randomBytes(2 * kCap + 500_000, 9)), meta: { contentType: 'text/plain', contentEncoding: 'gzip' } },
@@ -149,7 +145,7 @@ describe('pooled reports equal in-thread reports', () => {
   let local: Scanner;
   let pool: Scanner;
   beforeAll(async () => {
-    [local, pool] = await Promise.all([createScanner({ ...kRules, workers: 0 }), createScanner({ ...kRules, workers: 2 })]);
+    [local, pool] = await Promise.all([createScanner({ ...kRules, workers: 0 }), createScanner({ ...kRules, workers: 1 })]);
   }, 60_000);
   afterAll(async () => {
     await pool?.close();
@@ -173,7 +169,7 @@ describe('pooled reports equal in-thread reports', () => {
     const plain = cases().find((c) => c.name === 'plain text')!;
     const gz = cases().find((c) => c.name === 'gzip past the cap')!;
     const [a, b] = await Promise.all([pool.analyze(plain.bytes, plain.meta), pool.analyze(gz.bytes, gz.meta)]);
-    expect(a.findings.length).toBeGreaterThan(20);
+    expect(a.findings.length).toBeGreaterThan(10);
     expect(b.truncated).toBe(true);
     expect(b.bytesScanned).toBe(kCap);
     expect(b.bytesReceived).toBe(gz.bytes.length);

@@ -176,8 +176,8 @@ describe('pool faults: one worker, a short timeout, a queue of two', () => {
 });
 
 describe('pool options', () => {
-  it('maxQueue 0 refuses a body while the worker is busy, and never runs it later', async () => {
-    const s = await pool({ workers: 1, maxQueue: 0, taskTimeout: 600 });
+  it('maxQueue 0 refuses a body while the worker is busy, and never runs it later; transferBodies moves owned buffers', async () => {
+    const s = await pool({ workers: 1, maxQueue: 0, taskTimeout: 600, transferBodies: true });
     try {
       const hung = s[kTestHook]('hang', cardBody(0), kJson);
       await rejectsWith(s.analyze(cardBody(1), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
@@ -185,18 +185,11 @@ describe('pool options', () => {
       expect((await s.analyze(cardBody(2), kJson)).findings).toHaveLength(1);
       // Warm-up, the hung task and the last scan: the refused body never reached a worker.
       expect(s.stats().completed).toBe(3);
-    } finally {
-      await s.close();
-    }
-  });
 
-  it('transferBodies moves a body that owns its ArrayBuffer and copies one that does not', async () => {
-    const s = await pool({ workers: 1, transferBodies: true });
-    try {
       const owned = new Uint8Array(Buffer.from(cardBody(0, 5000)));
       expect((await s.analyze(owned, kJson)).findings).toHaveLength(1);
       expect(owned.byteLength).toBe(0); // detached: moved, not copied
-      const pooled = Buffer.from(cardBody(1)); // a view into Node's shared Buffer pool
+      const pooled = Buffer.from(cardBody(1)); // a view into Node's shared Buffer pool: copied
       expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
       expect((await s.analyze(pooled, kJson)).findings).toHaveLength(1);
       expect(pooled.toString()).toBe(cardBody(1));

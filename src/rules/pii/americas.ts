@@ -2,7 +2,7 @@ import type { RuleDef } from '../types.js';
 import { brCpfValid } from '../../validators/br-cpf.js';
 import { luhnValid } from '../../validators/luhn.js';
 import { mxCurpValid } from '../../validators/mx-curp.js';
-import { digitsOf, kLabelReach, kRunExtra, labelledRun, wholeRun } from './shape.js';
+import { digitsOf, kLabelReach, kRunExtra, runEnd, wholeRun } from './shape.js';
 
 export const americasRules: readonly RuleDef[] = [
   {
@@ -12,13 +12,14 @@ export const americasRules: readonly RuleDef[] = [
     tags: ['ca', 'national-id'],
     enabledByDefault: true,
     trigger: { digits: { min: 9 } },
-    ...labelledRun('[0-9]{3} [0-9]{3} [0-9]{3}|[0-9]{3}-[0-9]{3}-[0-9]{3}|[0-9]{9}'),
+    ...runEnd('[0-9]{3} [0-9]{3} [0-9]{3}|[0-9]{3}-[0-9]{3}-[0-9]{3}|[0-9]{9}'),
     maxLength: 11 + kRunExtra,
     // Luhn passes one 9-digit number in ten, and 3-3-3 is how Spanish, Polish and Portuguese mobile
     // numbers are written, so a label is required. The bare word "sin" is a substring of "using",
-    // "single", "business"…, hence the punctuated forms.
+    // "since", "single"…, hence the punctuated forms and `sin ` with its space (kept outside the match
+    // by `runEnd`).
     context: {
-      words: ['social insurance', 'assurance sociale', 'sin:', 'sin#', 'sin #', 'sin no', 'sin number', '"sin"', "'sin'", 'sin_', 'sin=', '(sin)', 'nas:'],
+      words: ['social insurance', 'assurance sociale', 'sin ', 'sin:', 'sin#', 'sin no', 'sin number', '"sin"', "'sin'", 'sin_', 'sin=', '(sin)', 'nas:'],
       before: kLabelReach,
     },
     // First digit: province of registration; 0 is never issued and 8 is business numbers.
@@ -33,11 +34,13 @@ export const americasRules: readonly RuleDef[] = [
         { text: 'Social Insurance Number (SIN): 121-035-034', match: '121-035-034' },
         { text: 'Numéro d’assurance sociale : 316750199', match: '316750199' },
         { text: 'SIN# 649-106-549', match: '649-106-549' },
+        { text: 'Employee SIN 121 035 034, start date 2024-02-01', match: '121 035 034' },
       ],
       negative: [
         { text: 'SIN: 649 106 540 (bad check digit)' },
         { text: 'Llámenos al 649 106 549 o escriba' },
-        { text: 'SIN: 046 454 286 is the sample printed by Service Canada' },
+        { text: 'Using 649106549 since 2019' },
+        { text: 'SIN: 046 454 286 is the widely published sample' },
         { text: 'SIN: 1 649 106 549 2' },
       ],
     },

@@ -53,6 +53,16 @@ export function labelledRun(body: string): RunShape {
   };
 }
 
+/**
+ * `body` followed by the run tail only: nothing before the value is consumed and the default
+ * boundaries apply. For labelled rules whose label must be matched with its trailing space (`SIN `:
+ * the bare word "sin" is inside "using", "since"…); a value that continues a longer run on its left
+ * is then accepted, which the label, the check digit and the right-hand tail keep rare.
+ */
+export function runEnd(body: string): RunShape {
+  return { pattern: `((?:${body})${kRunTail})`, group: 1 };
+}
+
 /** Longest extra text the run helpers add around a value: up to three prefix characters and a two-character tail. */
 export const kRunExtra = 5;
 
