@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { allRuleDefs } from '../../src/rules/index.js';
 import { cut, program, scanChunks } from './helpers.js';
 
 // Chunk-split invariance: scanStream over any cutting of a body gives exactly the findings of the
@@ -38,6 +39,32 @@ describe('scanStream is invariant under chunking', () => {
       );
       // The property is not vacuous: the generated bodies do contain findings.
       expect(found).toBeGreaterThan(10);
+    });
+  }
+});
+
+// The same property with the whole managed catalogue: bodies are made of the rules' own example texts
+// (positives and negatives), so real patterns, windows and checks meet every kind of cut.
+describe('scanStream is invariant under chunking, managed rules', () => {
+  const examples = allRuleDefs.flatMap((r) => [...r.examples.positive, ...r.examples.negative].map((e) => e.text));
+  const joiners = ['\n', ' ', '","', '</td><td>', '&amp;', '\\n'];
+  const managedBody = fc
+    .array(fc.oneof(fc.constantFrom(...examples), fc.constantFrom(...joiners)), { minLength: 1, maxLength: 10 })
+    .map((parts) => Buffer.from(parts.join(''), 'utf8'));
+  for (const ct of ['text/plain', 'text/html', 'application/json', 'application/xml']) {
+    it(`content type ${ct}`, { timeout: 180_000 }, async () => {
+      let found = 0;
+      await fc.assert(
+        fc.asyncProperty(managedBody, fc.array(fc.nat(), { maxLength: 16 }), async (bytes, positions) => {
+          const p = program('all');
+          const whole = await scanChunks(p, [bytes], { contentType: ct });
+          const parts = await scanChunks(p, cut(bytes, positions.map((x) => x % (bytes.length + 1))), { contentType: ct });
+          expect(parts.findings).toEqual(whole.findings);
+          found += whole.findings.length;
+        }),
+        { numRuns: 25 },
+      );
+      expect(found).toBeGreaterThan(5);
     });
   }
 });
