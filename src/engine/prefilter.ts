@@ -32,7 +32,10 @@ export class PrefilterTables {
   /** 1 where a state ends at least one keyword: one byte load in the hot loop. */
   readonly hasOut: Uint8Array;
   readonly cls = new Uint8Array(kCols);
-  readonly digitRules: Array<{ rule: number; min: number }>;
+  readonly digitRules: Array<{ rule: number; min: number; set: number }>;
+  /** Per separator character, its bit; per distinct separator set of the digit rules, the set's bits. */
+  readonly sepBit = new Uint8Array(kCols);
+  readonly setMasks: Uint8Array;
   readonly tokenRules: PrefilterSpec['tokens'];
   readonly maxTokenLen: number;
 
@@ -110,7 +113,21 @@ export class PrefilterTables {
         this.cls[c] = this.cls[c]! | kSep;
       }
     }
-    this.digitRules = [...spec.digits].sort((a, b) => a.min - b.min);
+    // Runs are tracked once with the union of separators; each distinct separator set also tracks
+    // its own longest sub-run, so a rule fires only when a run of its own separators is long enough
+    // (SVG path data like `12.5 13.5-14.2` must not wake the card rules, which allow no dots).
+    const sets: string[] = [];
+    const sepChars = [...new Set(spec.digits.flatMap((d) => [...d.separators]))];
+    if (sepChars.length > 8) throw new Error('at most 8 distinct digit-run separators');
+    sepChars.forEach((ch, i) => {
+      this.sepBit[ch.charCodeAt(0) & 127] = 1 << i;
+    });
+    const setKey = (seps: string) => [...new Set(seps)].sort().join('');
+    for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
+    this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
+    this.digitRules = spec.digits
+      .map((d) => ({ rule: d.rule, min: d.min, set: sets.indexOf(setKey(d.separators)) }))
+      .sort((a, b) => a.min - b.min);
     this.tokenRules = spec.tokens;
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
   }
@@ -125,7 +142,12 @@ export class Prefilter {
   readonly #outLen: Int32Array;
   readonly #hasOut: Uint8Array;
   readonly #cls: Uint8Array;
-  readonly #digitRules: Array<{ rule: number; min: number }>;
+  readonly #digitRules: Array<{ rule: number; min: number; set: number }>;
+  readonly #sepBit: Uint8Array;
+  readonly #setMasks: Uint8Array;
+  /** Per separator set: digits in the current sub-run, and the most in any sub-run of this run. */
+  readonly #setCur: Int32Array;
+  readonly #setMax: Int32Array;
   readonly #tokenRules: PrefilterSpec['tokens'];
   readonly #maxTokenLen: number;
 
@@ -150,6 +172,10 @@ export class Prefilter {
     this.#hasOut = t.hasOut;
     this.#cls = t.cls;
     this.#digitRules = t.digitRules;
+    this.#sepBit = t.sepBit;
+    this.#setMasks = t.setMasks;
+    this.#setCur = new Int32Array(t.setMasks.length);
+    this.#setMax = new Int32Array(t.setMasks.length);
     this.#tokenRules = t.tokenRules;
     this.#maxTokenLen = t.maxTokenLen;
   }
@@ -215,8 +241,12 @@ export class Prefilter {
           runStart = g;
           runDigits = 0;
           this.#runPiece = false;
+          this.#setCur.fill(0);
+          this.#setMax.fill(0);
         }
         runDigits++;
+        const cur = this.#setCur;
+        for (let j = 0; j < cur.length; j++) cur[j]!++;
         runEnd = g + 1;
         runSep = false;
         if (runEnd - runStart >= kMaxRunSpan) {
@@ -225,6 +255,8 @@ export class Prefilter {
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
+          this.#setCur.fill(0);
+          this.#setMax.fill(0);
         }
       } else if (k === kLetter) {
         if (tokStart < 0) {
@@ -246,8 +278,19 @@ export class Prefilter {
           tokStart = -1;
         }
         if (runStart >= 0) {
-          if (!runSep && runEnd === g) runSep = true;
-          else {
+          if (!runSep && runEnd === g) {
+            runSep = true;
+            // A separator outside a set ends that set's sub-run.
+            const bit = this.#sepBit[col]!;
+            const cur = this.#setCur;
+            const max = this.#setMax;
+            for (let j = 0; j < cur.length; j++) {
+              if ((this.#setMasks[j]! & bit) === 0) {
+                if (cur[j]! > max[j]!) max[j] = cur[j]!;
+                cur[j] = 0;
+              }
+            }
+          } else {
             this.#flushRun(runStart, runEnd, runDigits, emit);
             runStart = -1;
             runSep = false;
@@ -282,8 +325,11 @@ export class Prefilter {
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
     const piece = this.#runPiece;
+    const cur = this.#setCur;
+    const max = this.#setMax;
     for (const d of this.#digitRules) {
       if (!piece && d.min > digits) break;
+      if (!piece && Math.max(cur[d.set]!, max[d.set]!) < d.min) continue;
       emit(d.rule, s, e);
     }
   }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Prefilter, PrefilterTables, kMaxRunSpan, type PrefilterSpec } from '../../src/engine/prefilter.js';
+
+function spans(spec: PrefilterSpec, ...chunks: string[]): string[] {
+  const pf = new Prefilter(new PrefilterTables(spec));
+  const out: string[] = [];
+  const emit = (rule: number, s: number, e: number) => out.push(`${rule}:${s}-${e}`);
+  for (const c of chunks) pf.scan(c, emit);
+  pf.finish(emit);
+  return out.sort();
+}
+
+describe('prefilter', () => {
+  const spec: PrefilterSpec = {
+    keywords: [
+      { text: 'AKIA', rule: 0 },
+      { text: 'ghp_', rule: 1 },
+      { text: 'password', rule: 2 },
+      { text: 'pass', rule: 3 },
+    ],
+    digits: [
+      { rule: 4, min: 13, separators: ' -' },
+      { rule: 5, min: 9, separators: ' -.' },
+    ],
+    tokens: [{ rule: 6, min: 9, max: 9, needsDigit: true, needsLetter: true }],
+  };
+
+  it('finds every keyword case-insensitively, overlapping ones included', () => {
+    expect(spans(spec, 'x akia GHP_ PassWord')).toEqual(['0:2-6', '1:7-11', '2:12-20', '3:12-16']);
+  });
+
+  it('gives the same spans however the text is cut', () => {
+    const text = 'AKIAx 4111 1111 1111 1111 AB123456C password 12.345.678-9 ghp_';
+    const whole = spans(spec, text);
+    for (let i = 1; i < text.length; i++) expect(spans(spec, text.slice(0, i), text.slice(i))).toEqual(whole);
+    const bytewise = spans(spec, ...text.split(''));
+    expect(bytewise).toEqual(whole);
+  });
+
+  it('fires a digit rule only when a run of its own separators is long enough', () => {
+    // SVG path data: dots join the union run, but the card-like rule (no dots) sees short sub-runs.
+    expect(spans(spec, 'd="M12.5 13.5-14.2 15.75"')).toEqual(['5:4-24']);
+    expect(spans(spec, '4111 1111 1111 1111')).toEqual(['4:0-19', '5:0-19']);
+    expect(spans(spec, '4111.1111.1111.1111')).toEqual(['5:0-19']);
+    // Two separators in a row end the run.
+    expect(spans(spec, '1234  5678 9012')).toEqual([]);
+  });
+
+  it('cuts long digit runs into bounded pieces that all fire', () => {
+    const run = '1234 '.repeat(200).trim();
+    const out = spans(spec, run);
+    const pieces = out.filter((s) => s.startsWith('4:')).map((s) => s.slice(2).split('-').map(Number));
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const [s, e] of pieces) expect(e! - s!).toBeLessThanOrEqual(kMaxRunSpan);
+    expect(pieces[0]![0]).toBe(0);
+    expect(pieces.at(-1)![1]).toBe(run.length);
+  });
+
+  it('reports tokens by length and character mix', () => {
+    expect(spans(spec, 'AB123456C abcdefghi 123456789 AB1234567C')).toEqual(['5:20-29', '6:0-9']);
+  });
+});
