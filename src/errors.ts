@@ -8,6 +8,7 @@ export const kCodes = {
   SDD_SKIP_ENCODING: { status: 0, message: 'unsupported Content-Encoding; body not scanned' },
   SDD_BODY_TRUNCATED: { status: 0, message: 'body longer than the scan cap; the rest was counted, not scanned' },
   SDD_FINDINGS_TRUNCATED: { status: 0, message: 'too many findings in one body; later ones were not reported' },
+  SDD_CONFIRM_BUDGET: { status: 0, message: 'some candidate windows matched everywhere and failed every check; the rest of those windows was skipped' },
   SDD_INVALID_UTF8: { status: 0, message: 'invalid byte sequences were replaced by U+FFFD' },
   SDD_UNSUPPORTED_CHARSET: { status: 0, message: 'charset not supported; body scanned as UTF-8' },
   SDD_DECODE_ERROR: { status: 0, message: 'Content-Encoding stream is corrupt or truncated; scanned what could be decoded' },

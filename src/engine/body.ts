@@ -100,6 +100,7 @@ export class BodyScanner {
     if (matcher) {
       matcher.finish();
       if (matcher.findingsTruncated) this.notices.push(notice('SDD_FINDINGS_TRUNCATED', `kept the first ${this.#maxFindings}`));
+      if (matcher.windowsCut > 0) this.notices.push(notice('SDD_CONFIRM_BUDGET', `${matcher.windowsCut} window(s)`));
     }
     const over = this.#kind !== 'binary' && (this.#seen > this.#scanned || this.#cutShort);
     if (over) {

@@ -9,6 +9,19 @@ import { shannonEntropy } from '../validators/entropy.js';
 export interface MatchChecks {
   /** `text` is the decoded text around the match; indices are into it. */
   accept(text: string, matchStart: number, matchEnd: number, valueStart: number, valueEnd: number): boolean;
+  /**
+   * The first position at or after `from` where a match could pass the left boundary check. After a
+   * rejected match the search resumes there rather than one character later: every start skipped
+   * would fail the boundary anyway, so the result is the same, but a run of `0000…` costs one
+   * pattern call instead of one per character.
+   */
+  nextStart(text: string, from: number): number;
+  /**
+   * False when no match in this window can pass the checks whatever the pattern finds: a rule that
+   * needs context words is not run where none of them occurs. Pure JavaScript, so the pattern call
+   * is saved on most windows of context-gated rules.
+   */
+  mayMatch(window: string): boolean;
 }
 
 const kDefaultBoundary = 'A-Za-z0-9';
@@ -30,6 +43,17 @@ export function compileChecks(rule: RuleDef): MatchChecks {
   const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
   const { minEntropy, validate } = rule;
   return {
+    mayMatch(window) {
+      if (ctxWords.length === 0) return true;
+      const lower = window.toLowerCase();
+      return ctxWords.some((w) => lower.includes(w));
+    },
+    nextStart(text, from) {
+      if (!left) return from;
+      let p = from;
+      while (p > 0 && p < text.length && left(text.charCodeAt(p - 1))) p++;
+      return p;
+    },
     accept(text, ms, me, vs, ve) {
       if (left && ms > 0 && left(text.charCodeAt(ms - 1))) return false;
       if (right && me < text.length && right(text.charCodeAt(me))) return false;

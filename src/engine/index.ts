@@ -5,4 +5,4 @@
 export { compileProgram, type Program, type CompiledRule } from './program.js';
 export { scanStream, bodyBytes, type ScanLimits } from './stream.js';
 export { BodyScanner, kMaxScanBytes } from './body.js';
-export { resolveBackend, re2WasmBackend, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';
+export { resolveBackend, re2WasmBackend, re2NativeBackend, nativeRe2Available, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';

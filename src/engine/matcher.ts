@@ -6,6 +6,12 @@ import type { Segment } from './text/segment.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 1024;
+/**
+ * Rejected pattern matches tolerated in one window before the rest of the window is given up: bounds
+ * the pattern calls per window on bodies built to match everywhere and fail every check. Counted in
+ * the report (`SDD_CONFIRM_BUDGET`), never reached by the rule examples or the corpus.
+ */
+const kMaxRejectsPerWindow = 256;
 /** Dead text kept before the buffer is compacted (avoids a copy per chunk). */
 const kCompactSlack = 64 * 1024;
 
@@ -38,6 +44,8 @@ export class Matcher {
   #off: Int32Array = new Int32Array(1);
   readonly findings: Finding[] = [];
   findingsTruncated = false;
+  /** Windows given up after too many rejected matches. */
+  windowsCut = 0;
 
   constructor(program: Program, maxFindings: number) {
     this.#program = program;
@@ -132,20 +140,24 @@ export class Matcher {
     const ws = Math.max(this.#bufStart, g.start - margin);
     const we = Math.min(this.#end, g.end + margin);
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
+    if (!rule.checks.mayMatch(text)) return;
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
+    let rejects = 0;
     while (from <= text.length) {
+      if (rejects > kMaxRejectsPerWindow) {
+        this.windowsCut++;
+        return;
+      }
       const m = rule.pattern.exec(text, from);
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
-      if (m.end === m.start || m.end - m.start > rule.maxLength) {
-        // Longer than the rule allows: cut by the window edge, or not a value of this rule.
-        from = m.start + 1;
-        continue;
-      }
-      if (!rule.checks.accept(text, m.start, m.end, m.groupStart, m.groupEnd)) {
-        from = m.start + 1;
+      if (m.end === m.start || m.end - m.start > rule.maxLength || !rule.checks.accept(text, m.start, m.end, m.groupStart, m.groupEnd)) {
+        // Rejected (too long for the rule: cut by the window edge; or a check failed): resume at
+        // the next start that could pass the left boundary.
+        rejects++;
+        from = rule.checks.nextStart(text, m.start + 1);
         continue;
       }
       from = m.end;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRe2WasmPattern, re2WasmGeneration } from '../../src/engine/backend/re2-wasm.js';
-import { re2WasmBackend, scanStream } from '../../src/engine/index.js';
+import { re2NativeBackend, re2WasmBackend, resolveBackend, scanStream, v8Backend } from '../../src/engine/index.js';
 import { program } from './helpers.js';
 
 describe('re2-wasm backend', () => {
@@ -26,5 +26,20 @@ describe('re2-wasm backend', () => {
     checkRe2WasmPattern('a(b+)c', false);
     const r = await scanStream(program('test'), [Buffer.from('card 4111 1111 1111 1111 key AKIAZ7Q2MBVX4NKW3P5R')], { contentType: 'text/plain' });
     expect(r.findings.map((f) => f.ruleId)).toEqual(['t-card', 't-akia']);
+  });
+});
+
+describe('backend selection', () => {
+  it('auto prefers native re2 when it loaded, else re2-wasm; never v8', () => {
+    expect(resolveBackend('auto')).toBe(re2NativeBackend ?? re2WasmBackend);
+    expect(resolveBackend('auto')).not.toBe(v8Backend);
+    expect(resolveBackend('re2-wasm')).toBe(re2WasmBackend);
+  });
+  it.skipIf(re2NativeBackend === null)('native re2 reports UTF-16 offsets around astral characters', () => {
+    const p = re2NativeBackend!.compile('a(b+)', false, 1);
+    expect(p.exec('é😀😀xxabbb', 0)).toEqual({ start: 7, end: 11, groupStart: 8, groupEnd: 11 });
+  });
+  it('refuses an unknown backend name with a catalogued error', () => {
+    expect(() => resolveBackend('pcre' as never)).toThrow(expect.objectContaining({ code: 'SDD_ERR_INVALID_OPTION' }));
   });
 });

@@ -1,21 +1,30 @@
+import { LeakscanError } from '../../errors.js';
 import type { RegexBackend } from './types.js';
 import { re2WasmBackend } from './re2-wasm.js';
+import { nativeRe2Available, re2NativeBackend } from './re2-native.js';
 import { v8Backend } from './v8.js';
 
 export type { RegexBackend, CompiledPattern, PatternMatch } from './types.js';
-export { re2WasmBackend, v8Backend };
+export { re2WasmBackend, re2NativeBackend, nativeRe2Available, v8Backend };
 
 export type BackendName = 'auto' | 're2-wasm' | 're2' | 'v8';
 
-/** The RE2 backend for a name; `auto` is `re2-wasm`, the one that always loads. */
+/**
+ * The backend for a name. `auto` is native `re2` when the optional package loaded, else `re2-wasm`
+ * (always there). `v8` is the conformance reference, not linear-time: never chosen by `auto`.
+ */
 export function resolveBackend(name: BackendName = 'auto'): RegexBackend {
   switch (name) {
     case 'auto':
+      return re2NativeBackend ?? re2WasmBackend;
     case 're2-wasm':
       return re2WasmBackend;
     case 'v8':
       return v8Backend;
     case 're2':
-      throw new Error('the native re2 backend is not installed in this build; use re2-wasm');
+      if (re2NativeBackend) return re2NativeBackend;
+      throw new LeakscanError('SDD_ERR_BACKEND_UNAVAILABLE', 'the optional native `re2` package is not installed or failed to build; use re2-wasm');
+    default:
+      throw new LeakscanError('SDD_ERR_INVALID_OPTION', `unknown backend ${JSON.stringify(name)}`);
   }
 }
