@@ -41,8 +41,14 @@ export function plannedSamples(probeMs: number, o: MeasureOptions): { slow: bool
   return { slow, iterations: slow ? Math.max(1, Math.floor(o.caseBudgetMs / Math.max(probeMs, 1e-3))) : o.minIterations };
 }
 
+/**
+ * Samples `fn` with tinybench after a probe of `probeMs`. A case so slow that its budget allows one
+ * call keeps the probe as its only sample: one more call would double its cost and, at a second or
+ * more per call, warm-up no longer matters.
+ */
 export async function measure(name: string, fn: () => unknown, probeMs: number, o: MeasureOptions): Promise<Measured> {
   const { slow, iterations } = plannedSamples(probeMs, o);
+  if (slow && probeMs >= o.caseBudgetMs) return { p50: probeMs, p99: probeMs, mean: probeMs, samples: 1 };
   const bench = new Bench({
     name,
     time: slow ? 0 : o.timeMs,
