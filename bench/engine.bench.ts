@@ -18,7 +18,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileProgram, re2WasmBackend, scanStream, type Program } from '../src/engine/index.js';
+import { compileProgram, resolveBackend, scanStream, type BackendName, type Program } from '../src/engine/index.js';
 import { selectRules } from '../src/rules/index.js';
 import type { RuleDef } from '../src/rules/types.js';
 import { re2Alternation, v8Alternation, type BaselineSpec } from './baselines.js';
@@ -40,7 +40,7 @@ import { evaluateGoals, formatCases, formatGoals, mbps, type BaselineResult, typ
 const kHere = dirname(fileURLToPath(import.meta.url));
 const kResultsDir = join(kHere, 'results');
 
-const kUsage = `usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] [--json]`;
+const kUsage = `usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] [--backend auto|re2|re2-wasm] [--json]`;
 
 const { values: args } = parseArgs({
   options: {
@@ -50,6 +50,7 @@ const { values: args } = parseArgs({
     baselines: { type: 'string' },
     'max-seconds': { type: 'string' },
     json: { type: 'boolean', default: false },
+    backend: { type: 'string', default: 'auto' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -59,6 +60,11 @@ if (args.help) {
   process.exit(0);
 }
 const quick = args.quick === true;
+// The engine's RE2 backend (auto = native re2 when it loaded, else re2-wasm); the guard worker reads
+// the same variable, so every engine figure of one run uses one backend.
+process.env['LEAKSCAN_BENCH_BACKEND'] = args.backend ?? 'auto';
+const engineBackend = resolveBackend(process.env['LEAKSCAN_BENCH_BACKEND'] as BackendName);
+process.stderr.write(`engine backend: ${engineBackend.name}\n`);
 const filters = args.filter ?? [];
 const baselineKinds = new Set((args.baselines ?? 'a,b').split(',').filter((s) => s !== '' && s !== 'none'));
 for (const b of baselineKinds) if (b !== 'a' && b !== 'b') throw new Error(`--baselines: unknown baseline ${JSON.stringify(b)}\n${kUsage}`);
@@ -125,7 +131,7 @@ interface RuleSet {
 
 function ruleSet(name: RuleSetName, rules: readonly RuleDef[]): RuleSet {
   const keywords = [...new Set(rules.flatMap((r) => ('keywords' in r.trigger ? r.trigger.keywords : [])))];
-  return { name, rules, program: compileProgram(rules, re2WasmBackend), keywords };
+  return { name, rules, program: compileProgram(rules, engineBackend), keywords };
 }
 
 function buildRuleSets(): { sets: RuleSet[]; notes: string[] } {

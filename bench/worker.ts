@@ -61,11 +61,12 @@ if (!isMainThread && parentPort !== null) {
     let p = programs.get(name);
     if (p === undefined) {
       p = (async () => {
-        const { compileProgram, re2WasmBackend, scanStream } = await import('../src/engine/index.js');
+        const { compileProgram, resolveBackend, scanStream } = await import('../src/engine/index.js');
         const { selectRules } = await import('../src/rules/index.js');
         const { kFixtureRules } = await import('./fixture-rules.js');
         const rules = name === 'fixture' ? kFixtureRules : selectRules({ allRules: name === 'all' });
-        const program = compileProgram(rules, re2WasmBackend);
+        const backend = resolveBackend((process.env['LEAKSCAN_BENCH_BACKEND'] ?? 'auto') as 'auto' | 're2' | 're2-wasm');
+        const program = compileProgram(rules, backend);
         return async (contentType: string, body: Uint8Array) => (await scanStream(program, [body], { contentType })).findings.length;
       })();
       programs.set(name, p);
