@@ -11,7 +11,7 @@ export const americasRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['ca', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9 } },
+    trigger: { digits: { min: 9, separators: ' -' } },
     ...runEnd('[0-9]{3} [0-9]{3} [0-9]{3}|[0-9]{3}-[0-9]{3}-[0-9]{3}|[0-9]{9}'),
     maxLength: 11 + kRunExtra,
     // Luhn passes one 9-digit number in ten, and 3-3-3 is how Spanish, Polish and Portuguese mobile
@@ -51,7 +51,7 @@ export const americasRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['br', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11 } },
+    trigger: { digits: { min: 11, separators: '.-' } },
     ...wholeRun('[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2}'),
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}$/.test(v) && brCpfValid(digitsOf(v)),
@@ -74,7 +74,7 @@ export const americasRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['br', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11 } },
+    trigger: { digits: { min: 11, separators: '-' } },
     pattern: '[0-9]{9}-?[0-9]{2}',
     maxLength: 12,
     // Two check digits still pass one 11-digit number in a hundred, and 11 digits is the length of a

@@ -41,7 +41,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['es', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 8 } },
+    // Eight digits, contiguous or grouped by dots (`12.345.678-Z`); a dash only ever precedes the letter.
+    trigger: { digits: { min: 8, separators: '.' } },
     pattern: `[0-9]{8}-?${kNifLetter}|[0-9]{2}\\.[0-9]{3}\\.[0-9]{3}-?${kNifLetter}`,
     maxLength: 12,
     validate: (v) => {
@@ -68,7 +69,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['es', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 7 } },
+    // Seven contiguous digits between the prefix letter and the check letter.
+    trigger: { digits: { min: 7, separators: '' } },
     pattern: `[XYZ]-?[0-9]{7}-?${kNifLetter}`,
     maxLength: 11,
     validate: (v) => !oneRepeatedDigit(digitsOf(v)) && esNifValid(v),
@@ -115,9 +117,9 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['fr', 'national-id'],
     enabledByDefault: true,
-    // Corsican numbers hold a letter, which splits the digit run; the part after it (`073 004 70`,
-    // `07300470`) always has eight digits.
-    trigger: { digits: { min: 8 } },
+    // Only spaces join the digits. Corsican numbers hold a letter, which splits the digit run; the part
+    // after it (`073 004 70`, `07300470`) always has eight digits.
+    trigger: { digits: { min: 8, separators: ' ' } },
     ...wholeRun(
       '[1278] [0-9]{2} [0-9]{2} (?:[0-9]{2}|2[ABab]) [0-9]{3} [0-9]{3} [0-9]{2}' +
         '|[1278][0-9]{4}(?:[0-9]{2}|2[ABab])[0-9]{6} ?[0-9]{2}',
@@ -144,7 +146,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['de', 'passport'],
     enabledByDefault: true,
-    trigger: { token: { min: 9, max: 10 } },
+    // The first character is always a letter, so a token of digits alone cannot match.
+    trigger: { token: { min: 9, max: 10, needsLetter: true } },
     pattern: `[${kDeDocChars}][${kDeDocChars}0-9]{8}[0-9]?`,
     maxLength: 10,
     // The printed number has no check digit (only the MRZ adds one), so a label is required.
@@ -174,8 +177,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['se', 'national-id'],
     enabledByDefault: true,
-    // The date part alone is six digits; `+` (over 100 years old) is not a run separator.
-    trigger: { digits: { min: 6 } },
+    // Ten or twelve digits joined by at most one `-` or `+` (`+`: over 100 years old).
+    trigger: { digits: { min: 10, separators: '-+' } },
     ...labelledRun('(?:19|20)?[0-9]{6}[-+]?[0-9]{4}'),
     maxLength: 13 + kRunExtra,
     // `YYMMDD-NNNN` with a one-in-ten check is also how order and batch numbers are stamped: label required.
@@ -200,7 +203,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['no', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11 } },
+    trigger: { digits: { min: 11, separators: ' ' } },
     ...labelledRun('[0-9]{6} ?[0-9]{5}'),
     maxLength: 12 + kRunExtra,
     // Date and two check digits still pass about one Chinese mobile number (13x…) in a thousand.
@@ -228,7 +231,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['ch', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 13 } },
+    trigger: { digits: { min: 13, separators: '.' } },
     ...wholeRun('756\\.[0-9]{4}\\.[0-9]{4}\\.[0-9]{2}|756[0-9]{10}'),
     maxLength: 16 + kRunExtra,
     validate: (v) => /^756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}$|^756[0-9]{10}$/.test(v) && chAhvValid(v),
@@ -250,7 +253,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['pl', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11 } },
+    // A match is a whole 11-character token (default boundaries), rarer than runs of 11+ digits.
+    trigger: { token: { min: 11, max: 11 } },
     pattern: '[0-9]{11}',
     maxLength: 11,
     // Date plus check digit still passes about 2% of 11-digit numbers, including Chinese mobile numbers
@@ -275,7 +279,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['fi', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 6 } },
+    // DDMMYY: six contiguous digits (the century sign may be a letter, which splits the run).
+    trigger: { digits: { min: 6, separators: '' } },
     pattern: '(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])[0-9]{2}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y]',
     maxLength: 11,
     validate: fiHetuValid,
@@ -298,7 +303,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['nl', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9 } },
+    trigger: { digits: { min: 9, separators: ' .' } },
     ...labelledRun('[0-9]{9}|[0-9]{4}\\.[0-9]{2}\\.[0-9]{3}|[0-9]{3} [0-9]{3} [0-9]{3}'),
     maxLength: 11 + kRunExtra,
     // One 9-digit number in eleven passes: the label is required.

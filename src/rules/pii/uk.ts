@@ -10,8 +10,9 @@ export const ukRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['gb', 'national-id'],
     enabledByDefault: true,
-    // The six digits are a digit run (`12 34 56` joined by single spaces counts as one).
-    trigger: { digits: { min: 6 } },
+    // The six digits are a digit run (`12 34 56` joined by single spaces counts as one); the pattern
+    // allows only spaces between them, so dates (`2024-01-01`) and dotted numbers do not wake the rule.
+    trigger: { digits: { min: 6, separators: ' ' } },
     // First letter not D F I Q U V; second not D F I O Q U V; unallocated pairs are left to the validator.
     pattern: '[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D]',
     maxLength: 13,
@@ -41,7 +42,7 @@ export const ukRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['gb', 'health-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 10 } },
+    trigger: { digits: { min: 10, separators: ' -' } },
     ...labelledRun('[0-9]{3} [0-9]{3} [0-9]{4}|[0-9]{3}-[0-9]{3}-[0-9]{4}|[0-9]{10}'),
     maxLength: 12 + kRunExtra,
     // One random 10-digit number in eleven passes the check, and 3-3-4 is also the shape of North
@@ -71,7 +72,8 @@ export const ukRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['gb', 'passport'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9 } },
+    // A match is a whole 9-character token (default boundaries), rarer than runs of 9+ digits.
+    trigger: { token: { min: 9, max: 9 } },
     pattern: '[0-9]{9}',
     maxLength: 9,
     context: {

@@ -18,7 +18,8 @@ export const usRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['us', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9 } },
+    // 3-2-4 joined by `-` or a space: dots do not join the run, so dotted versions and IPs stay quiet.
+    trigger: { digits: { min: 9, separators: ' -' } },
     // Separators are required, as in Cloudflare's DLP profile: nine bare digits are any number at all.
     ...wholeRun('[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}'),
     maxLength: 11 + kRunExtra,
@@ -45,7 +46,7 @@ export const usRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['us', 'tax-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9 } },
+    trigger: { digits: { min: 9, separators: ' -' } },
     ...wholeRun(`9[0-9]{2}-${kItinGroup}-[0-9]{4}|9[0-9]{2} ${kItinGroup} [0-9]{4}`),
     maxLength: 11 + kRunExtra,
     validate: (v) => kSsnShape.test(v) && !oneRepeatedDigit(digitsOf(v)),
@@ -68,7 +69,9 @@ export const usRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['us', 'passport'],
     enabledByDefault: true,
-    trigger: { digits: { min: 8 } },
+    // The default boundaries make every match a whole 9-character alphanumeric token; that fires far
+    // less than runs of 8+ digits (millisecond timestamps, long ids).
+    trigger: { token: { min: 9, max: 9 } },
     pattern: '[A-Z][0-9]{8}|[0-9]{9}',
     maxLength: 9,
     // No check digit exists outside the MRZ: the shape is any 9-digit number, so the label is required.

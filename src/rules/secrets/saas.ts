@@ -139,7 +139,9 @@ export const saasRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['twilio'],
     enabledByDefault: true,
-    trigger: { token: { min: 34, max: 34 } },
+    // `SK` is in every match. A digit is needed too: a value of only S, K and a-f stays below the
+    // entropy floor of 3 bits anyway.
+    trigger: { token: { min: 34, max: 34, needsLetter: true } },
     pattern: 'SK[0-9a-f]{32}',
     maxLength: 34,
     minEntropy: 3,

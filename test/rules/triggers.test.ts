@@ -1,0 +1,258 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileChecks } from '../../src/engine/checks.js';
+import { createEscapeDecoder, type EscapeSyntax } from '../../src/engine/text/escapes.js';
+import { linearOffsets } from '../../src/engine/text/segment.js';
+import { allRuleDefs } from '../../src/rules/index.js';
+import { referenceMatches, referenceTriggerSpans } from '../../src/rules/reference.js';
+import type { RuleDef } from '../../src/rules/types.js';
+
+// Triggers decide where the engine looks at all: a match that no trigger span overlaps is never
+// reported. These tests hold every rule's trigger to that (exactly, not within a window's slack) and
+// pin down how little ordinary numbers (dates, prices, versions, IPs) wake the digit rules.
+
+type Span = readonly [number, number];
+
+const overlaps = (a: Span, b: Span) => a[0] < b[1] && b[0] < a[1];
+
+/** The decoded text the rules see for an example (the engine unescapes JSON, HTML and XML first). */
+function decoded(text: string, contentType: string | undefined): string {
+  const ct = contentType ?? 'text/plain';
+  const syntax: EscapeSyntax = ct.includes('json') ? 'json' : ct.includes('html') ? 'html' : ct.includes('xml') ? 'xml' : 'none';
+  return createEscapeDecoder(syntax).push({ text, offsets: linearOffsets(0, text.length) }, true).text;
+}
+
+interface Located {
+  /** The whole pattern match, which the engine requires to overlap a trigger span. */
+  match: Span;
+  /** The reported value (the rule's group). */
+  value: Span;
+}
+
+/**
+ * The reference matcher's findings with their whole-match spans as well as their value spans (the
+ * reference matcher reports values only). Same loop, with match indices; checked against
+ * `referenceMatches` below so the two cannot drift apart.
+ */
+function locatedMatches(rule: RuleDef, text: string): Located[] {
+  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'gdiu' : 'gdu');
+  const checks = compileChecks(rule);
+  const group = rule.group ?? 0;
+  const out: Located[] = [];
+  let lastEnd = -1;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const ms = m.index;
+    const me = ms + m[0].length;
+    const g = m.indices?.[group];
+    if (m[0].length === 0 || m[0].length > rule.maxLength || g === undefined || ms < lastEnd || !checks.accept(text, ms, me, g[0], g[1])) {
+      re.lastIndex = ms + 1;
+      continue;
+    }
+    out.push({ match: [ms, me], value: [g[0], g[1]] });
+    lastEnd = me;
+  }
+  return out;
+}
+
+const kinds = (rule: RuleDef) => ('keywords' in rule.trigger ? 'keyword' : 'digits' in rule.trigger ? 'digits' : 'token');
+
+describe.each(allRuleDefs.map((r) => [r.id, r] as const))('trigger of %s', (_id, rule) => {
+  it.each(rule.examples.positive.map((e, i) => [i, e] as const))('overlaps positive %i exactly', (_i, ex) => {
+    const text = decoded(ex.text, ex.contentType);
+    const found = locatedMatches(rule, text);
+    expect(found.map((f) => text.slice(...f.value))).toEqual(referenceMatches(rule, text).map((m) => m.value));
+    expect(found.length).toBeGreaterThan(0);
+    const spans = referenceTriggerSpans(rule, text);
+    for (const f of found) {
+      // Digit and token triggers fire on the value itself; a keyword may sit in the match before the
+      // value (`Authorization: Bearer <token>`), which is all the engine needs.
+      const target = kinds(rule) === 'keyword' ? f.match : f.value;
+      expect(spans.some((s) => overlaps(s, target)), `${rule.id}: ${JSON.stringify(text.slice(...f.value))} outside every trigger span`).toBe(true);
+    }
+  });
+});
+
+/**
+ * Values a rule's trigger knowingly does not see. Each entry either names a limitation the rule's
+ * note or this file documents (`rejected: false`), or is a shape the rule's own checks reject
+ * (`rejected: true`, verified below), so the trigger loses nothing the rule could report.
+ */
+interface BlindSpot {
+  readonly why: string;
+  readonly applies: (value: string) => boolean;
+  readonly rejected: boolean;
+}
+
+const noDigit = (v: string) => !/[0-9]/.test(v);
+
+const kBlindSpots: Readonly<Record<string, readonly BlindSpot[]>> = {
+  // The grouped card pattern tolerates any single separator; the validator keeps spaces and dashes only.
+  ...Object.fromEntries(
+    ['card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro'].map((id) => [
+      id,
+      [{ why: 'dots between card digits', applies: (v: string) => v.includes('.'), rejected: true }],
+    ]),
+  ),
+  // Documented in the rule's note: a few alphanumeric BBAN formats have no run of eight digits.
+  iban: [{ why: 'BBAN without eight digits in a row', applies: (v) => !/[0-9](?: ?[0-9]){7}/.test(v), rejected: false }],
+  'phone-number': [
+    // A bracketed group (`+44 (20) 794 601`) splits the digits into runs that may be shorter than the
+    // trigger's 6; no digit trigger sees those without firing on every short number.
+    { why: 'bracketed area code', applies: (v) => v.includes('('), rejected: false },
+    // The pattern takes any `+` and digit; the validator wants 8 to 15 digits.
+    { why: 'fewer than 8 digits', applies: (v) => v.replace(/[^0-9]/g, '').length < 8, rejected: true },
+  ],
+  // A fully omocodic codice fiscale (all seven digits replaced by letters) holds no digit; the token
+  // trigger needs one, or it would fire on every 16-letter word.
+  'it-codice-fiscale': [{ why: 'no digit left (full omocodia)', applies: noDigit, rejected: false }],
+  // The validator wants a digit.
+  'de-passport': [{ why: 'no digit', applies: noDigit, rejected: true }],
+  // `SK` and 32 hex digits without any 0-9 stay below the entropy floor of 3 bits.
+  'twilio-api-key': [{ why: 'no digit', applies: noDigit, rejected: true }],
+  // One key in about 4e13 has no 0-9 in its hex part; the token trigger needs a digit.
+  'mailchimp-api-key': [{ why: 'no digit in the hex part', applies: (v) => noDigit(v.slice(0, 32)), rejected: false }],
+};
+
+/** The rule with every check but the boundaries removed: what the pattern alone can make a candidate. */
+function shapeOnly(rule: RuleDef): RuleDef {
+  const { validate: _v, minEntropy: _e, context: _c, ...rest } = rule;
+  return { ...rest, suppressPlaceholders: false };
+}
+
+/**
+ * Every value the pattern can produce (the checksums and context aside), in a few surroundings, must
+ * overlap a span of `trigger`, unless the rule lists the shape as a blind spot.
+ */
+function lostValues(rule: RuleDef, trigger: RuleDef['trigger'], samples: readonly string[]): string[] {
+  const probe = { ...shapeOnly(rule), trigger };
+  const blind = kBlindSpots[rule.id] ?? [];
+  const lost: string[] = [];
+  for (const sample of samples) {
+    for (const [before, after] of [['\n', '\n'], ['"', '"'], ['id: ', ' ok'], ['<td>', '</td>']] as const) {
+      const text = `${before}${sample}${after}`;
+      const spans = referenceTriggerSpans(probe, text);
+      for (const f of locatedMatches(probe, text)) {
+        const value = text.slice(...f.value);
+        const spot = blind.find((b) => b.applies(value));
+        if (spot !== undefined) {
+          if (spot.rejected) expect(compileChecks(rule).accept(text, ...f.match, ...f.value), `${rule.id}: ${spot.why}`).toBe(false);
+          continue;
+        }
+        if (!spans.some((s) => overlaps(s, f.value))) lost.push(value);
+      }
+    }
+  }
+  return lost;
+}
+
+/**
+ * Random strings of the rule's whole pattern (fast-check cannot take the `i` flag; case does not change
+ * what a trigger sees), plus the values of the rule's positive examples: the random strings favour
+ * long repeats, the examples hold the short groupings real values use.
+ */
+function patternSamples(rule: RuleDef, n: number, seed: number): string[] {
+  const examples = rule.examples.positive.flatMap((e) => (e.match === undefined ? [] : [e.match]));
+  return [...examples, ...fc.sample(fc.stringMatching(new RegExp(`^(?:${rule.pattern})$`, 'u')), { numRuns: n, seed })];
+}
+
+const kNonKeywordRules = allRuleDefs.filter((r) => kinds(r) !== 'keyword');
+
+describe('digit and token triggers see every value their pattern allows', () => {
+  it.each(kNonKeywordRules.map((r) => [r.id, r] as const))('%s', (_id, rule) => {
+    expect(lostValues(rule, rule.trigger, patternSamples(rule, 300, 20240601))).toEqual([]);
+  });
+
+  it('notices a trigger that is too strict', () => {
+    // The check must be able to fail: es-dni without dots as separators misses `12.345.678-Z`, and
+    // uk-nino with a minimum of 7 misses every value (it has six digits).
+    const dni = allRuleDefs.find((r) => r.id === 'es-dni')!;
+    expect(lostValues(dni, { digits: { min: 8, separators: '' } }, patternSamples(dni, 300, 1)).some((v) => v.includes('.'))).toBe(true);
+    const nino = allRuleDefs.find((r) => r.id === 'uk-nino')!;
+    expect(lostValues(nino, { digits: { min: 7, separators: ' ' } }, patternSamples(nino, 50, 1)).length).toBeGreaterThan(0);
+  });
+});
+
+/** Each one-step stricter form of a trigger: a higher minimum, one separator fewer, a narrower token. */
+function stricterVariants(trigger: RuleDef['trigger']): Array<[string, RuleDef['trigger']]> {
+  if ('digits' in trigger) {
+    const { min, separators = ' -.' } = trigger.digits;
+    return [
+      [`min ${min + 1}`, { digits: { min: min + 1, separators } }],
+      ...[...separators].map((c): [string, RuleDef['trigger']] => [`without ${JSON.stringify(c)}`, { digits: { min, separators: separators.replace(c, '') } }]),
+    ];
+  }
+  if ('token' in trigger) {
+    const t = trigger.token;
+    const out: Array<[string, RuleDef['trigger']]> = [[`min ${t.min + 1}`, { token: { ...t, min: t.min + 1, max: Math.max(t.max, t.min + 1) } }]];
+    if (t.max > t.min) out.push([`max ${t.max - 1}`, { token: { ...t, max: t.max - 1 } }]);
+    if (t.needsLetter !== true) out.push(['needsLetter', { token: { ...t, needsLetter: true } }]);
+    return out;
+  }
+  return [];
+}
+
+/** Stricter forms that lose no sample but are not used, and why. */
+const kLooseOnPurpose: Readonly<Record<string, readonly string[]>> = {
+  // Every unbracketed value has 8+ digits in one run, but a bracketed group (`+44 (20) 794 601`)
+  // leaves shorter runs (see kBlindSpots): the minimum of 6 is kept so as to lose no more of those.
+  'phone-number': ['min 7'],
+  // Random samples never draw 32 hex digits without a letter, but about one real key in 3 million has
+  // none.
+  'mailchimp-api-key': ['needsLetter'],
+};
+
+describe('digit and token triggers are as strict as their patterns allow', () => {
+  // A trigger loosened later (a lower minimum, an extra separator, a wider token) shows up here as a
+  // stricter form that loses nothing.
+  it.each(kNonKeywordRules.map((r) => [r.id, r] as const))('%s', (_id, rule) => {
+    const samples = patternSamples(rule, 200, 7);
+    const skip = kLooseOnPurpose[rule.id] ?? [];
+    for (const [name, variant] of stricterVariants(rule.trigger)) {
+      if (skip.includes(name)) continue;
+      expect(lostValues(rule, variant, samples).length, `${rule.id}: ${name} loses nothing`).toBeGreaterThan(0);
+    }
+  });
+});
+
+/**
+ * Ordinary numbers of web pages, one kind per line, and the rules whose trigger may fire on each: only
+ * those whose own values can be written the same way. A rule appearing here that is not listed means
+ * its trigger was loosened.
+ */
+const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
+  {
+    // `2024-01-01`: 8 digits joined by dashes, as TFNs (`123-456-78`) and phone numbers are written;
+    // `01.02.2024`: 8 digits joined by dots, as a DNI (`12.345.678-Z`).
+    text: 'Published 2024-01-01, updated 01.02.2024, offer ends 12/31/2025.',
+    fires: ['au-tfn', 'es-dni', 'phone-number', 'us-phone'],
+  },
+  // Eight digits joined by a dot, a space and a dot: only the phone rules take mixed separators.
+  { text: 'Prices 12.50 19.99 and 1,249.00 (was 1.499,00 €).', fires: ['phone-number', 'us-phone'] },
+  { text: 'Open 09:30-17:45 daily, last entry at 16:59:59.', fires: [] },
+  // 12 digits joined by dots (a Windows build number, an IPv4 address): the rules with dotted forms.
+  { text: 'Requires version 1.2.3 or 10.0.19045.3803 (node v20.19.0).', fires: ['br-cpf', 'es-dni', 'nl-bsn', 'phone-number', 'us-phone'] },
+  { text: 'Servers 192.168.100.200, 10.0.0.1 and 203.0.113.195:8443.', fires: ['br-cpf', 'es-dni', 'nl-bsn', 'phone-number', 'us-phone'] },
+  { text: '{"created":"2024-03-15T14:22:05Z","updated":"2024-03-15T14:22:05.123+02:00"}', fires: ['au-tfn', 'phone-number', 'us-phone'] },
+  {
+    // 15 digits joined by single spaces: indistinguishable from a value printed in groups, so every rule
+    // whose values may be space-grouped and have at most 15 digits fires.
+    text: 'Your orders: 58213 58214 58215',
+    fires: [
+      'us-ssn', 'us-itin', 'uk-nino', 'uk-nhs', 'ca-sin', 'fr-nir', 'no-fodselsnummer', 'nl-bsn', 'in-aadhaar', 'au-tfn',
+      'au-medicare', 'phone-number', 'us-phone', 'card-amex', 'card-diners', 'card-maestro', 'iban',
+    ],
+  },
+];
+
+const firing = (text: string) => allRuleDefs.filter((r) => referenceTriggerSpans(r, text).length > 0).map((r) => r.id);
+
+describe('decoy numbers wake only the rules that could be written like them', () => {
+  it.each(kDecoys.map((d) => [d.text, d] as const))('%s', (_t, d) => {
+    expect(firing(d.text).sort()).toEqual([...d.fires].sort());
+  });
+
+  it('all decoys together', () => {
+    const all = kDecoys.map((d) => d.text).join('\n');
+    expect(firing(all).sort()).toEqual([...new Set(kDecoys.flatMap((d) => d.fires))].sort());
+  });
+});
