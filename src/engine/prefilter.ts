@@ -11,7 +11,7 @@ export type EmitCandidate = (rule: number, start: number, end: number) => void;
 
 export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
-  digits: ReadonlyArray<{ rule: number; min: number; separators: string }>;
+  digits: ReadonlyArray<{ rule: number; min: number; max?: number; separators: string }>;
   tokens: ReadonlyArray<{ rule: number; min: number; max: number; needsDigit: boolean; needsLetter: boolean }>;
 }
 
@@ -32,7 +32,9 @@ export class PrefilterTables {
   /** 1 where a state ends at least one keyword: one byte load in the hot loop. */
   readonly hasOut: Uint8Array;
   readonly cls = new Uint8Array(kCols);
-  readonly digitRules: Array<{ rule: number; min: number; set: number }>;
+  readonly digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
+  /** Per separator set, the indices (into digitRules) of its rules. */
+  readonly setRules: number[][];
   /** Per separator character, its bit; per distinct separator set of the digit rules, the set's bits. */
   readonly sepBit = new Uint8Array(kCols);
   readonly setMasks: Uint8Array;
@@ -126,8 +128,9 @@ export class PrefilterTables {
     for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
     this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
     this.digitRules = spec.digits
-      .map((d) => ({ rule: d.rule, min: d.min, set: sets.indexOf(setKey(d.separators)) }))
+      .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)) }))
       .sort((a, b) => a.min - b.min);
+    this.setRules = sets.map((_, j) => this.digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
     this.tokenRules = spec.tokens;
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
   }
@@ -142,12 +145,14 @@ export class Prefilter {
   readonly #outLen: Int32Array;
   readonly #hasOut: Uint8Array;
   readonly #cls: Uint8Array;
-  readonly #digitRules: Array<{ rule: number; min: number; set: number }>;
+  readonly #digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
+  readonly #setRules: number[][];
+  /** Per digit rule: one of its own sub-runs in this run had between min and max digits. */
+  readonly #fired: Uint8Array;
   readonly #sepBit: Uint8Array;
   readonly #setMasks: Uint8Array;
   /** Per separator set: digits in the current sub-run, and the most in any sub-run of this run. */
   readonly #setCur: Int32Array;
-  readonly #setMax: Int32Array;
   readonly #tokenRules: PrefilterSpec['tokens'];
   readonly #maxTokenLen: number;
 
@@ -175,7 +180,8 @@ export class Prefilter {
     this.#sepBit = t.sepBit;
     this.#setMasks = t.setMasks;
     this.#setCur = new Int32Array(t.setMasks.length);
-    this.#setMax = new Int32Array(t.setMasks.length);
+    this.#setRules = t.setRules;
+    this.#fired = new Uint8Array(t.digitRules.length);
     this.#tokenRules = t.tokenRules;
     this.#maxTokenLen = t.maxTokenLen;
   }
@@ -242,7 +248,7 @@ export class Prefilter {
           runDigits = 0;
           this.#runPiece = false;
           this.#setCur.fill(0);
-          this.#setMax.fill(0);
+          this.#fired.fill(0);
         }
         runDigits++;
         const cur = this.#setCur;
@@ -256,7 +262,7 @@ export class Prefilter {
           runDigits = 0;
           this.#runPiece = true;
           this.#setCur.fill(0);
-          this.#setMax.fill(0);
+          this.#fired.fill(0);
         }
       } else if (k === kLetter) {
         if (tokStart < 0) {
@@ -283,10 +289,9 @@ export class Prefilter {
             // A separator outside a set ends that set's sub-run.
             const bit = this.#sepBit[col]!;
             const cur = this.#setCur;
-            const max = this.#setMax;
             for (let j = 0; j < cur.length; j++) {
               if ((this.#setMasks[j]! & bit) === 0) {
-                if (cur[j]! > max[j]!) max[j] = cur[j]!;
+                this.#endSubRun(j);
                 cur[j] = 0;
               }
             }
@@ -325,12 +330,23 @@ export class Prefilter {
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
     const piece = this.#runPiece;
-    const cur = this.#setCur;
-    const max = this.#setMax;
-    for (const d of this.#digitRules) {
+    for (let j = 0; j < this.#setCur.length; j++) this.#endSubRun(j);
+    const rules = this.#digitRules;
+    for (let i = 0; i < rules.length; i++) {
+      const d = rules[i]!;
       if (!piece && d.min > digits) break;
-      if (!piece && Math.max(cur[d.set]!, max[d.set]!) < d.min) continue;
+      if (!piece && this.#fired[i] === 0) continue;
       emit(d.rule, s, e);
+    }
+  }
+
+  /** A sub-run of separator set j ended: mark the set's rules whose digit range it fits. */
+  #endSubRun(j: number): void {
+    const c = this.#setCur[j]!;
+    if (c === 0) return;
+    for (const i of this.#setRules[j]!) {
+      const d = this.#digitRules[i]!;
+      if (c >= d.min && c <= d.max) this.#fired[i] = 1;
     }
   }
 

@@ -47,7 +47,9 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   for (const r of rules) {
     const t = r.def.trigger;
     if ('keywords' in t) for (const k of t.keywords) spec.keywords.push({ text: k, rule: r.index });
-    else if ('digits' in t) spec.digits.push({ rule: r.index, min: t.digits.min, separators: t.digits.separators ?? ' -.' });
+    else if ('digits' in t) {
+      spec.digits.push({ rule: r.index, min: t.digits.min, separators: t.digits.separators ?? ' -.', ...(t.digits.max !== undefined ? { max: t.digits.max } : {}) });
+    }
     else
       spec.tokens.push({
         rule: r.index,

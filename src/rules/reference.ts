@@ -60,7 +60,7 @@ export function referenceTriggerSpans(rule: RuleDef, text: string): Array<[numbe
     const re = seps ? new RegExp(`[0-9](?:[${seps}]?[0-9])*`, 'g') : /[0-9]+/g;
     for (const m of text.matchAll(re)) {
       const digits = m[0].replace(/[^0-9]/g, '').length;
-      if (digits >= t.digits.min) spans.push([m.index, m.index + m[0].length]);
+      if (digits >= t.digits.min && digits <= (t.digits.max ?? Number.MAX_SAFE_INTEGER)) spans.push([m.index, m.index + m[0].length]);
     }
   } else {
     const { min, max, needsDigit = true, needsLetter = false } = t.token;

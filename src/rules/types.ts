@@ -15,14 +15,16 @@ export type Family = 'pii' | 'financial-information' | 'secrets';
  *   (as gitleaks and trufflehog do). The span is the keyword occurrence.
  * - `digits`: a maximal run of ASCII digits in which one separator from `separators` (default ` -.`)
  *   may sit between two digits (`4111 1111-1111.1111`); fires when the run holds at least `min`
- *   digits, however long it is (one run may hold several values). The span is the run.
+ *   digits, however long it is (one run may hold several values). The span is the run. With `max`,
+ *   it fires only for a run of its own separators holding between `min` and `max` digits: for values
+ *   that are always a whole run (`fi-hetu`'s DDMMYY), so millisecond timestamps do not wake them.
  * - `token`: a maximal run of ASCII letters and digits (no separators) whose length is between `min`
  *   and `max` and that holds at least one digit (`needsDigit`, default true) and, if `needsLetter`,
  *   at least one letter. The span is the token.
  */
 export type Trigger =
   | { readonly keywords: readonly string[] }
-  | { readonly digits: { readonly min: number; readonly separators?: string } }
+  | { readonly digits: { readonly min: number; readonly max?: number; readonly separators?: string } }
   | {
       readonly token: {
         readonly min: number;

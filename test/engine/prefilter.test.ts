@@ -60,3 +60,21 @@ describe('prefilter', () => {
     expect(spans(spec, 'AB123456C abcdefghi 123456789 AB1234567C')).toEqual(['5:20-29', '6:0-9']);
   });
 });
+
+describe('prefilter digit max', () => {
+  it('fires a rule with max only for a run of its own separators within [min, max]', () => {
+    const spec: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 6, max: 6, separators: '' },
+        { rule: 1, min: 9, max: 9, separators: ' -' },
+      ],
+      tokens: [],
+    };
+    expect(spans(spec, 'ts=1714585634874')).toEqual([]); // 13 contiguous digits: neither
+    expect(spans(spec, '010190-123A')).toEqual(['0:0-10', '1:0-10']); // DDMMYY is a 6-digit sub-run; 9 digits with '-'
+    expect(spans(spec, '123-45-6789')).toEqual(['1:0-11']);
+    expect(spans(spec, '123-45-6789-1234')).toEqual([]); // 13 digits in one own run
+    expect(spans(spec, '123456 7890')).toEqual(['0:0-11']); // the space splits rule 0's sub-runs
+  });
+});
