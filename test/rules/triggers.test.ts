@@ -113,6 +113,31 @@ const kBlindSpots: Readonly<Record<string, readonly BlindSpot[]>> = {
   'mailchimp-api-key': [{ why: 'no digit in the hex part', applies: (v) => noDigit(v.slice(0, 32)), rejected: false }],
 };
 
+/** The separators of a digit trigger (the default when unset), or undefined for other triggers. */
+function ownSeparators(trigger: RuleDef['trigger']): string | undefined {
+  return 'digits' in trigger ? (trigger.digits.separators ?? ' -.') : undefined;
+}
+
+/** Digit counts of the runs of `value` joined by single `separators` (what a digit trigger counts). */
+function ownRuns(value: string, separators: string): number[] {
+  const seps = separators.replace(/[\\\]^-]/g, '\\$&');
+  const re = seps ? new RegExp(`[0-9](?:[${seps}]?[0-9])*`, 'g') : /[0-9]+/g;
+  return [...value.matchAll(re)].map((m) => m[0].replace(/[^0-9]/g, '').length);
+}
+
+/**
+ * With a `max`, the pattern of a whole-run rule still produces values with no run the trigger takes:
+ * the run tail (`123-45-6789-1`, see src/rules/pii/shape.ts) that the pattern takes on purpose so the
+ * validator drops the slice of a longer number. Verified rejected like any blind spot.
+ */
+function overMaxBlindSpot(rule: RuleDef): BlindSpot[] {
+  const t = rule.trigger;
+  if (!('digits' in t) || t.digits.max === undefined) return [];
+  const { min, max } = t.digits;
+  const seps = ownSeparators(t)!;
+  return [{ why: `no run of ${min} to ${max} digits`, applies: (v) => !ownRuns(v, seps).some((n) => n >= min && n <= max), rejected: true }];
+}
+
 /** The rule with every check but the boundaries removed: what the pattern alone can make a candidate. */
 function shapeOnly(rule: RuleDef): RuleDef {
   const { validate: _v, minEntropy: _e, context: _c, ...rest } = rule;
@@ -125,7 +150,7 @@ function shapeOnly(rule: RuleDef): RuleDef {
  */
 function lostValues(rule: RuleDef, trigger: RuleDef['trigger'], samples: readonly string[]): string[] {
   const probe = { ...shapeOnly(rule), trigger };
-  const blind = kBlindSpots[rule.id] ?? [];
+  const blind = [...(kBlindSpots[rule.id] ?? []), ...overMaxBlindSpot(rule)];
   const lost: string[] = [];
   for (const sample of samples) {
     for (const [before, after] of [['\n', '\n'], ['"', '"'], ['id: ', ' ok'], ['<td>', '</td>']] as const) {
@@ -172,14 +197,110 @@ describe('digit and token triggers see every value their pattern allows', () => 
   });
 });
 
-/** Each one-step stricter form of a trigger: a higher minimum, one separator fewer, a narrower token. */
+/**
+ * A value written onto more digits, joined by one of the trigger's own separators or by none, on the
+ * right (`123-45-6789-12`) and on the left (`12 123-45-6789`), in two surroundings. `at` is where the
+ * value starts in `text`.
+ */
+function gluedTexts(value: string, separators: string): Array<{ text: string; at: number }> {
+  const out: Array<{ text: string; at: number }> = [];
+  for (const sep of ['', ...separators]) {
+    for (const extra of ['7', '12', '1234']) {
+      for (const [before, after] of [['"', '"'], ['id: ', ' ok']] as const) {
+        out.push({ text: `${before}${value}${sep}${extra}${after}`, at: before.length });
+        out.push({ text: `${before}${extra}${sep}${value}${after}`, at: before.length + extra.length + sep.length });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Glued texts in which `matcher` still finds `value` at its place while no span of `trigger` overlaps
+ * it: a `max` that is too low for a rule whose matches need not be a whole run of its separators.
+ */
+function gluedLost(
+  rule: RuleDef,
+  trigger: RuleDef['trigger'],
+  values: readonly string[],
+  matcher: (probe: RuleDef, text: string) => Span[],
+): string[] {
+  const seps = ownSeparators(trigger);
+  if (seps === undefined) return [];
+  const probe = { ...rule, trigger };
+  const lost: string[] = [];
+  for (const value of values) {
+    for (const { text, at } of gluedTexts(value, seps)) {
+      const spans = referenceTriggerSpans(probe, text);
+      for (const v of matcher(probe, text)) {
+        if (v[0] !== at || v[1] !== at + value.length) continue;
+        if (!spans.some((s) => overlaps(s, v))) lost.push(text);
+      }
+    }
+  }
+  return lost;
+}
+
+/** The full rule (checksums, context and all) through `referenceMatches`. */
+const fullMatches = (probe: RuleDef, text: string): Span[] => referenceMatches(probe, text).map((m) => [m.start, m.end] as const);
+
+/** The rule's pattern and boundaries only (random values fail the checksums). */
+const shapeMatches = (probe: RuleDef, text: string): Span[] => locatedMatches(shapeOnly(probe), text).map((f) => f.value);
+
+/**
+ * Values the pattern produces on its own (in quotes), without the rule's blind spots and without
+ * values that are another value plus a run tail (`123 439 02` + ` 6`, see src/rules/pii/shape.ts):
+ * the pattern takes the tail so that `validate` rejects the value, which the examples' part of the
+ * test checks with the full rule.
+ */
+function randomValues(rule: RuleDef, n: number, seed: number): string[] {
+  const blind = [...(kBlindSpots[rule.id] ?? []), ...overMaxBlindSpot(rule)];
+  const probe = shapeOnly(rule);
+  const found = (text: string) => locatedMatches(probe, text).map((f) => text.slice(...f.value));
+  const endsInRunTail = (v: string) => /[ .-][0-9]$/.test(v) && found(`"${v.slice(0, -2)}"`).includes(v.slice(0, -2));
+  const values = patternSamples(rule, n, seed).flatMap((sample) => found(`"${sample}"`));
+  return [...new Set(values)].filter((v) => !blind.some((b) => b.applies(v)) && !endsInRunTail(v));
+}
+
+const kDigitRules = allRuleDefs.filter((r) => kinds(r) === 'digits');
+
+describe('digit triggers see values written onto more digits', () => {
+  // A `max` is only lossless when every match is a whole run of the rule's own separators: the pattern
+  // or the boundaries reject a value glued to more digits. Whenever the matcher still reports the value,
+  // the trigger must fire on it.
+  it.each(kDigitRules.map((r) => [r.id, r] as const))('%s', (_id, rule) => {
+    const examples = rule.examples.positive.flatMap((e) => (e.match === undefined ? [] : [e.match]));
+    expect(gluedLost(rule, rule.trigger, examples, fullMatches)).toEqual([]);
+    expect(gluedLost(rule, rule.trigger, randomValues(rule, 150, 20240602), shapeMatches)).toEqual([]);
+  });
+
+  it('notices a maximum the pattern does not guarantee', () => {
+    // ca-sin takes a value after `1 ` (its label stays outside the match), es-dni one after `12.`, and
+    // a card number written unseparated is still found before ` 12/29`: none of them can have a max.
+    const rule = (id: string) => allRuleDefs.find((r) => r.id === id)!;
+    const sin = rule('ca-sin');
+    expect(gluedLost(sin, { digits: { min: 9, max: 9, separators: ' -' } }, ['649 106 549'], shapeMatches)).toContain('"7 649 106 549"');
+    const dni = rule('es-dni');
+    expect(gluedLost(dni, { digits: { min: 8, max: 8, separators: '.' } }, ['51729702B'], fullMatches)).toContain('"12.51729702B"');
+    const mc = rule('card-mastercard');
+    expect(gluedLost(mc, { digits: { min: 16, max: 16, separators: ' -' } }, ['5555555555554444'], fullMatches)).toContain('"5555555555554444 12"');
+    // And a rule that has one, with a maximum one lower, loses its longest values.
+    const tfn = rule('au-tfn');
+    expect(lostValues(tfn, { digits: { min: 8, max: 8, separators: ' -' } }, patternSamples(tfn, 100, 1)).length).toBeGreaterThan(0);
+  });
+});
+
+/** Each one-step stricter form of a trigger: a higher minimum, one separator fewer, a lower maximum, a narrower token. */
 function stricterVariants(trigger: RuleDef['trigger']): Array<[string, RuleDef['trigger']]> {
   if ('digits' in trigger) {
-    const { min, separators = ' -.' } = trigger.digits;
-    return [
-      [`min ${min + 1}`, { digits: { min: min + 1, separators } }],
-      ...[...separators].map((c): [string, RuleDef['trigger']] => [`without ${JSON.stringify(c)}`, { digits: { min, separators: separators.replace(c, '') } }]),
+    const { min, max, separators = ' -.' } = trigger.digits;
+    const upTo = (m: number) => (max === undefined ? {} : { max: Math.max(max, m) });
+    const out: Array<[string, RuleDef['trigger']]> = [
+      [`min ${min + 1}`, { digits: { min: min + 1, ...upTo(min + 1), separators } }],
+      ...[...separators].map((c): [string, RuleDef['trigger']] => [`without ${JSON.stringify(c)}`, { digits: { min, ...upTo(min), separators: separators.replace(c, '') } }]),
     ];
+    if (max !== undefined && max > min) out.push([`max ${max - 1}`, { digits: { min, max: max - 1, separators } }]);
+    return out;
   }
   if ('token' in trigger) {
     const t = trigger.token;
@@ -229,17 +350,56 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   // Eight digits joined by a dot, a space and a dot: only the phone rules take mixed separators.
   { text: 'Prices 12.50 19.99 and 1,249.00 (was 1.499,00 €).', fires: ['phone-number', 'us-phone'] },
   { text: 'Open 09:30-17:45 daily, last entry at 16:59:59.', fires: [] },
-  // 12 digits joined by dots (a Windows build number, an IPv4 address): the rules with dotted forms.
-  { text: 'Requires version 1.2.3 or 10.0.19045.3803 (node v20.19.0).', fires: ['br-cpf', 'es-dni', 'nl-bsn', 'phone-number', 'us-phone'] },
-  { text: 'Servers 192.168.100.200, 10.0.0.1 and 203.0.113.195:8443.', fires: ['br-cpf', 'es-dni', 'nl-bsn', 'phone-number', 'us-phone'] },
+  // 12 and 10 digits joined by dots (a Windows build number, IPv4 addresses): the rules with dotted
+  // forms and no maximum below that (a CPF or BSN is a whole run of 11 or 9 digits).
+  { text: 'Requires version 1.2.3 or 10.0.19045.3803 (node v20.19.0).', fires: ['es-dni', 'phone-number', 'us-phone'] },
+  { text: 'Servers 192.168.100.200, 10.0.0.1 and 203.0.113.195:8443.', fires: ['es-dni', 'phone-number', 'us-phone'] },
   { text: '{"created":"2024-03-15T14:22:05Z","updated":"2024-03-15T14:22:05.123+02:00"}', fires: ['au-tfn', 'phone-number', 'us-phone'] },
   {
     // 15 digits joined by single spaces: indistinguishable from a value printed in groups, so every rule
-    // whose values may be space-grouped and have at most 15 digits fires.
+    // whose values may be space-grouped, with at least 15 digits or no maximum, fires.
     text: 'Your orders: 58213 58214 58215',
+    fires: ['ca-sin', 'fr-nir', 'phone-number', 'us-phone', 'card-amex', 'card-diners', 'card-maestro', 'iban'],
+  },
+  {
+    // Millisecond timestamps (13 digits): rules without a maximum whose minimum is at most 13, and the
+    // whole-run rules whose values can have 13 digits (a bare AHV or RRN, a NIR, an account, a PAN).
+    text: '{"ts":1714585634874,"expires_at":1714589234874}',
     fires: [
-      'us-ssn', 'us-itin', 'uk-nino', 'uk-nhs', 'ca-sin', 'fr-nir', 'no-fodselsnummer', 'nl-bsn', 'in-aadhaar', 'au-tfn',
-      'au-medicare', 'phone-number', 'us-phone', 'card-amex', 'card-diners', 'card-maestro', 'iban',
+      'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'card-maestro', 'iban',
+      'fr-nir', 'ch-ahv', 'kr-rrn', 'us-bank-account', 'card-track-data',
+    ],
+  },
+  {
+    // Ten digits glued to letters (`INV6332907625`): letters end a run, so this is a 10-digit run.
+    text: 'Invoice INV6332907625, receipt RCPT9912803347',
+    fires: ['ca-sin', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban', 'uk-nhs', 'fr-nir', 'us-bank-account', 'au-medicare'],
+  },
+  {
+    // 14- to 16-digit ids: card lengths.
+    text: 'ids 48213377902145, 582913370021456, 6728103945512873',
+    fires: [
+      'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'fr-nir', 'us-bank-account', 'card-track-data',
+    ],
+  },
+  {
+    // 17 and 18 digits: a Chinese resident id has 17 or 18.
+    text: '{"order_id":"20240521000012345","shipment_id":"202405210000123456"}',
+    fires: [
+      'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'cn-resident-id', 'us-bank-account', 'card-track-data',
+    ],
+  },
+  {
+    // 19- and 20-digit snowflake and trace ids: only a track's PAN (up to 19) among the whole-run rules.
+    text: '{"id":"1790123456789012345","trace_id":"40286613390012345678"}',
+    fires: [
+      'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'card-track-data',
     ],
   },
 ];

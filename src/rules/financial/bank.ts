@@ -77,7 +77,7 @@ const kAbaRouting: RuleDef = {
   family: 'financial-information',
   tags: ['us', 'bank-routing'],
   enabledByDefault: true,
-  trigger: { digits: { min: 9, separators: '-' } },
+  trigger: { digits: { min: 9, max: 9, separators: '-' } },
   // Nine digits, or 4-4-1 with dashes as some forms print it. An overrun (`-5`, `.5`) is captured so
   // that validate drops a slice of a longer number; on the left, a digit, letter, dash or dot touching
   // the number rejects it. (No lead-in as for cards: it would swallow the `: ` after `ABA`, and the
@@ -160,7 +160,7 @@ const kUsBankAccount: RuleDef = {
   tags: ['us', 'bank-account'],
   enabledByDefault: false,
   note: 'US account numbers have no common format or checksum; only the keyword separates them from any other 8-17 digit number (order numbers, phone numbers, ids), so the rule is off by default.',
-  trigger: { digits: { min: 8, separators: '' } },
+  trigger: { digits: { min: 8, max: 17, separators: '' } },
   pattern: '[0-9]{8,17}(?:[.-][0-9])?',
   maxLength: 19,
   boundary: { left: 'A-Za-z0-9.-' },
@@ -203,7 +203,7 @@ const kTrackData: RuleDef = {
   enabledByDefault: false,
   note: 'Precise (it needs the track separators and a Luhn-valid PAN) but expected only on card-present payment systems; off by default like the other card-detail rules and meant to be enabled there.',
   // The PAN: 12-19 contiguous digits in both tracks.
-  trigger: { digits: { min: 12, separators: '' } },
+  trigger: { digits: { min: 12, max: 19, separators: '' } },
   pattern: "(?:%?B[0-9]{12,19}\\^[A-Za-z0-9 /.'-]{2,26}\\^[0-9]{7}[0-9A-Za-z ]{0,40}\\??|;?[0-9]{12,19}=[0-9]{7}[0-9]{0,30}\\??)",
   maxLength: 2 + 19 + 1 + 26 + 1 + 7 + 40 + 1,
   validate: trackValid,

@@ -51,7 +51,7 @@ export const americasRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['br', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11, separators: '.-' } },
+    trigger: { digits: { min: 11, max: 11, separators: '.-' } },
     ...wholeRun('[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2}'),
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}$/.test(v) && brCpfValid(digitsOf(v)),

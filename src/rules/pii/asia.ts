@@ -24,7 +24,7 @@ export const asiaRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['in', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 12, separators: ' -' } },
+    trigger: { digits: { min: 12, max: 12, separators: ' -' } },
     // A whole run only: 4-4-4 inside a spaced card number or IBAN is not an Aadhaar number.
     ...wholeRun('[2-9][0-9]{3} [0-9]{4} [0-9]{4}|[2-9][0-9]{3}-[0-9]{4}-[0-9]{4}'),
     maxLength: 14 + kRunExtra,
@@ -52,7 +52,7 @@ export const asiaRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // Twelve contiguous digits. (A 12-character token trigger would be lossless too, but fires more:
     // the last group of every UUID is one.)
-    trigger: { digits: { min: 12, separators: '' } },
+    trigger: { digits: { min: 12, max: 12, separators: '' } },
     pattern: '[2-9][0-9]{11}',
     maxLength: 12,
     // Twelve bare digits are also AWS account ids and Indian phone numbers with their 91 prefix, of
@@ -105,7 +105,7 @@ export const asiaRules: readonly RuleDef[] = [
     tags: ['cn', 'national-id'],
     enabledByDefault: true,
     // Seventeen contiguous digits before the check character.
-    trigger: { digits: { min: 17, separators: '' } },
+    trigger: { digits: { min: 17, max: 18, separators: '' } },
     pattern: '[1-8][0-9]{5}(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[0-9]{3}[0-9Xx]',
     maxLength: 18,
     validate: cnResidentIdValid,
@@ -129,7 +129,7 @@ export const asiaRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['kr', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 13, separators: '-' } },
+    trigger: { digits: { min: 13, max: 13, separators: '-' } },
     ...wholeRun('[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])-[1-8][0-9]{6}'),
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{6}-[0-9]{7}$/.test(v) && krRrnValid(v),

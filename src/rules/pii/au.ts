@@ -10,7 +10,7 @@ export const auRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['au', 'tax-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 8, separators: ' -' } },
+    trigger: { digits: { min: 8, max: 9, separators: ' -' } },
     ...labelledRun('[0-9]{3} [0-9]{3} [0-9]{2,3}|[0-9]{3}-[0-9]{3}-[0-9]{2,3}|[0-9]{8,9}'),
     maxLength: 11 + kRunExtra,
     // One number in eleven passes the check and 3-3-3 is a common phone grouping: the label is required.
@@ -39,7 +39,7 @@ export const auRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['au', 'health-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 10, separators: ' ' } },
+    trigger: { digits: { min: 10, max: 11, separators: ' ' } },
     ...labelledRun('[2-6][0-9]{3} [0-9]{5} [0-9](?: [1-9])?|[2-6][0-9]{9,10}'),
     maxLength: 14 + kRunExtra,
     // A one-in-ten check digit on a 10-digit number: the label is required.

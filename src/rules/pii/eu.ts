@@ -70,7 +70,7 @@ export const euRules: readonly RuleDef[] = [
     tags: ['es', 'national-id'],
     enabledByDefault: true,
     // Seven contiguous digits between the prefix letter and the check letter.
-    trigger: { digits: { min: 7, separators: '' } },
+    trigger: { digits: { min: 7, max: 7, separators: '' } },
     pattern: `[XYZ]-?[0-9]{7}-?${kNifLetter}`,
     maxLength: 11,
     validate: (v) => !oneRepeatedDigit(digitsOf(v)) && esNifValid(v),
@@ -119,7 +119,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // Only spaces join the digits. Corsican numbers hold a letter, which splits the digit run; the part
     // after it (`073 004 70`, `07300470`) always has eight digits.
-    trigger: { digits: { min: 8, separators: ' ' } },
+    trigger: { digits: { min: 8, max: 15, separators: ' ' } },
     ...wholeRun(
       '[1278] [0-9]{2} [0-9]{2} (?:[0-9]{2}|2[ABab]) [0-9]{3} [0-9]{3} [0-9]{2}' +
         '|[1278][0-9]{4}(?:[0-9]{2}|2[ABab])[0-9]{6} ?[0-9]{2}',
@@ -203,7 +203,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['no', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11, separators: ' ' } },
+    trigger: { digits: { min: 11, max: 11, separators: ' ' } },
     ...labelledRun('[0-9]{6} ?[0-9]{5}'),
     maxLength: 12 + kRunExtra,
     // Date and two check digits still pass about one Chinese mobile number (13x…) in a thousand.
@@ -231,7 +231,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['ch', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 13, separators: '.' } },
+    trigger: { digits: { min: 13, max: 13, separators: '.' } },
     ...wholeRun('756\\.[0-9]{4}\\.[0-9]{4}\\.[0-9]{2}|756[0-9]{10}'),
     maxLength: 16 + kRunExtra,
     validate: (v) => /^756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}$|^756[0-9]{10}$/.test(v) && chAhvValid(v),
@@ -280,7 +280,7 @@ export const euRules: readonly RuleDef[] = [
     tags: ['fi', 'national-id'],
     enabledByDefault: true,
     // DDMMYY: six contiguous digits (the century sign may be a letter, which splits the run).
-    trigger: { digits: { min: 6, separators: '' } },
+    trigger: { digits: { min: 6, max: 6, separators: '' } },
     pattern: '(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])[0-9]{2}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y]',
     maxLength: 11,
     validate: fiHetuValid,
@@ -303,7 +303,7 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['nl', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9, separators: ' .' } },
+    trigger: { digits: { min: 9, max: 9, separators: ' .' } },
     ...labelledRun('[0-9]{9}|[0-9]{4}\\.[0-9]{2}\\.[0-9]{3}|[0-9]{3} [0-9]{3} [0-9]{3}'),
     maxLength: 11 + kRunExtra,
     // One 9-digit number in eleven passes: the label is required.

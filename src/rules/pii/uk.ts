@@ -12,7 +12,7 @@ export const ukRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // The six digits are a digit run (`12 34 56` joined by single spaces counts as one); the pattern
     // allows only spaces between them, so dates (`2024-01-01`) and dotted numbers do not wake the rule.
-    trigger: { digits: { min: 6, separators: ' ' } },
+    trigger: { digits: { min: 6, max: 6, separators: ' ' } },
     // First letter not D F I Q U V; second not D F I O Q U V; unallocated pairs are left to the validator.
     pattern: '[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D]',
     maxLength: 13,
@@ -42,7 +42,7 @@ export const ukRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['gb', 'health-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 10, separators: ' -' } },
+    trigger: { digits: { min: 10, max: 10, separators: ' -' } },
     ...labelledRun('[0-9]{3} [0-9]{3} [0-9]{4}|[0-9]{3}-[0-9]{3}-[0-9]{4}|[0-9]{10}'),
     maxLength: 12 + kRunExtra,
     // One random 10-digit number in eleven passes the check, and 3-3-4 is also the shape of North

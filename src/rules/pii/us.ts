@@ -19,7 +19,7 @@ export const usRules: readonly RuleDef[] = [
     tags: ['us', 'national-id'],
     enabledByDefault: true,
     // 3-2-4 joined by `-` or a space: dots do not join the run, so dotted versions and IPs stay quiet.
-    trigger: { digits: { min: 9, separators: ' -' } },
+    trigger: { digits: { min: 9, max: 9, separators: ' -' } },
     // Separators are required, as in Cloudflare's DLP profile: nine bare digits are any number at all.
     ...wholeRun('[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}'),
     maxLength: 11 + kRunExtra,
@@ -46,7 +46,7 @@ export const usRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['us', 'tax-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9, separators: ' -' } },
+    trigger: { digits: { min: 9, max: 9, separators: ' -' } },
     ...wholeRun(`9[0-9]{2}-${kItinGroup}-[0-9]{4}|9[0-9]{2} ${kItinGroup} [0-9]{4}`),
     maxLength: 11 + kRunExtra,
     validate: (v) => kSsnShape.test(v) && !oneRepeatedDigit(digitsOf(v)),
