@@ -68,3 +68,23 @@ describe('scanStream is invariant under chunking, managed rules', () => {
     });
   }
 });
+
+// Regression (found by the property above on a clean CI run): two rules reporting the same span came
+// out in confirmation order, which depends on where the chunks were cut. Findings are now ordered by
+// start, end and rule id.
+describe('finding order', () => {
+  it('is total: equal spans are ordered by rule id, whatever the chunking', async () => {
+    const body = Buffer.from(
+      'export CLOUDFLARE_API_TOKEN=E_2nHLsA3JSMTg9lhnkru4rzfp9KTH5V2DiDI47v\nHEROKU_KEY="' +
+        'MIIEowIBAAKCAQEAebiRMmEBz3zeadDKVqFW '.repeat(40) +
+        '"AUTH_TOKEN=f5e97d8ec0e228a7fcd3687e9cdb5e9a',
+    );
+    const p = program('all');
+    const whole = await scanChunks(p, [body], { contentType: 'text/html' });
+    expect(whole.findings.filter((f) => f.start === 28).map((f) => f.ruleId)).toEqual(['cloudflare-api-key', 'generic-api-key']);
+    for (const at of [100, 200, 400, 800]) {
+      const parts = await scanChunks(p, [body.subarray(0, at), body.subarray(at)], { contentType: 'text/html' });
+      expect(parts.findings).toEqual(whole.findings);
+    }
+  });
+});
