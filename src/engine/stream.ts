@@ -16,7 +16,8 @@ function decompressor(coding: 'gzip' | 'deflate' | 'br'): Transform {
   return createBrotliDecompress();
 }
 
-async function* iterate(body: BodyStream | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** The chunks of a Web ReadableStream or an (async) iterable; strings are taken as UTF-8. */
+export async function* iterateBody(body: BodyStream | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   if (Symbol.asyncIterator in body || Symbol.iterator in body) {
     for await (const chunk of body as AsyncIterable<Uint8Array>) {
       // Strings from an object-mode stream are taken as UTF-8 rather than rejected.
@@ -53,7 +54,7 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
   if (enc.error !== undefined) {
     scanner.notices.push(notice('SDD_SKIP_ENCODING', enc.error));
     try {
-      for await (const chunk of iterate(body)) received += chunk.length;
+      for await (const chunk of iterateBody(body)) received += chunk.length;
     } catch (err) {
       scanner.notices.push(notice('SDD_STREAM_ERROR', String((err as Error)?.message ?? err)));
     }
@@ -92,7 +93,7 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
     for (const z of chain) z.destroy();
   }
   try {
-    for await (const chunk of iterate(body)) {
+    for await (const chunk of iterateBody(body)) {
       received += chunk.length;
       if (chain.length === 0) {
         scanner.push(chunk);

@@ -5,6 +5,7 @@
  */
 import type { BodySource, BodyStream, ScanMeta } from '../types.js';
 import { bodyPlan, type TailMode } from './protocol.js';
+import { iterateBody } from '../engine/index.js';
 
 export interface GatheredBody {
   bytes: Uint8Array;
@@ -59,26 +60,6 @@ export function gatherBody(body: BodySource, meta: ScanMeta | undefined, maxByte
   return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, transfer: [copy.buffer] };
 }
 
-/** The chunks of a Web ReadableStream or an (async) iterable, strings taken as UTF-8 as the engine does. */
-async function* iterate(body: BodyStream | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  if (Symbol.asyncIterator in body || Symbol.iterator in body) {
-    for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
-      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    }
-    return;
-  }
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 /** Appends into one growing ArrayBuffer (doubling), so the kept bytes end up in a single transferable buffer. */
 class ByteSink {
   #buf: Uint8Array<ArrayBuffer> = new Uint8Array(0);
@@ -125,7 +106,7 @@ export async function gatherStream(body: BodyStream | Iterable<Uint8Array>, meta
   let tail = 0;
   let error: string | null = null;
   try {
-    for await (const chunk of iterate(body)) {
+    for await (const chunk of iterateBody(body)) {
       // Chunks are kept whole until the bound; the one crossing it is cut (the engine scans no byte
       // past the cap, or never decompresses input past the bound in a real encoding), later ones counted.
       if (sink.length < keep) {
