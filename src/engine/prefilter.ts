@@ -40,6 +40,8 @@ export class PrefilterTables {
   readonly setMasks: Uint8Array;
   readonly tokenRules: PrefilterSpec['tokens'];
   readonly maxTokenLen: number;
+  /** Per token length, the token rules whose length range holds it (most lengths have none). */
+  readonly tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
 
   constructor(spec: PrefilterSpec) {
     // Aho-Corasick trie over lower-cased keywords.
@@ -133,6 +135,7 @@ export class PrefilterTables {
     this.setRules = sets.map((_, j) => this.digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
     this.tokenRules = spec.tokens;
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
+    this.tokenByLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
   }
 
 }
@@ -151,10 +154,13 @@ export class Prefilter {
   readonly #fired: Uint8Array;
   readonly #sepBit: Uint8Array;
   readonly #setMasks: Uint8Array;
-  /** Per separator set: digits in the current sub-run, and the most in any sub-run of this run. */
-  readonly #setCur: Int32Array;
-  readonly #tokenRules: PrefilterSpec['tokens'];
+  /**
+   * Per separator set: the run's digit count when the set's current sub-run began (its length is
+   * then `runDigits - subStart[j]`), so a digit costs nothing per set.
+   */
+  readonly #subStart: Int32Array;
   readonly #maxTokenLen: number;
+  readonly #tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
 
   // Streaming state.
   #st = 0;
@@ -179,11 +185,11 @@ export class Prefilter {
     this.#digitRules = t.digitRules;
     this.#sepBit = t.sepBit;
     this.#setMasks = t.setMasks;
-    this.#setCur = new Int32Array(t.setMasks.length);
+    this.#subStart = new Int32Array(t.setMasks.length);
     this.#setRules = t.setRules;
     this.#fired = new Uint8Array(t.digitRules.length);
-    this.#tokenRules = t.tokenRules;
     this.#maxTokenLen = t.maxTokenLen;
+    this.#tokenByLen = t.tokenByLen;
   }
 
   /** Global position of the next character to scan. */
@@ -247,12 +253,10 @@ export class Prefilter {
           runStart = g;
           runDigits = 0;
           this.#runPiece = false;
-          this.#setCur.fill(0);
+          this.#subStart.fill(0);
           this.#fired.fill(0);
         }
         runDigits++;
-        const cur = this.#setCur;
-        for (let j = 0; j < cur.length; j++) cur[j]!++;
         runEnd = g + 1;
         runSep = false;
         if (runEnd - runStart >= kMaxRunSpan) {
@@ -261,7 +265,7 @@ export class Prefilter {
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
-          this.#setCur.fill(0);
+          this.#subStart.fill(0);
           this.#fired.fill(0);
         }
       } else if (k === kLetter) {
@@ -288,11 +292,11 @@ export class Prefilter {
             runSep = true;
             // A separator outside a set ends that set's sub-run.
             const bit = this.#sepBit[col]!;
-            const cur = this.#setCur;
-            for (let j = 0; j < cur.length; j++) {
+            const sub = this.#subStart;
+            for (let j = 0; j < sub.length; j++) {
               if ((this.#setMasks[j]! & bit) === 0) {
-                this.#endSubRun(j);
-                cur[j] = 0;
+                this.#endSubRun(j, runDigits);
+                sub[j] = runDigits;
               }
             }
           } else {
@@ -330,7 +334,7 @@ export class Prefilter {
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
     const piece = this.#runPiece;
-    for (let j = 0; j < this.#setCur.length; j++) this.#endSubRun(j);
+    for (let j = 0; j < this.#subStart.length; j++) this.#endSubRun(j, digits);
     const rules = this.#digitRules;
     for (let i = 0; i < rules.length; i++) {
       const d = rules[i]!;
@@ -341,8 +345,8 @@ export class Prefilter {
   }
 
   /** A sub-run of separator set j ended: mark the set's rules whose digit range it fits. */
-  #endSubRun(j: number): void {
-    const c = this.#setCur[j]!;
+  #endSubRun(j: number, runDigits: number): void {
+    const c = runDigits - this.#subStart[j]!;
     if (c === 0) return;
     for (const i of this.#setRules[j]!) {
       const d = this.#digitRules[i]!;
@@ -354,8 +358,9 @@ export class Prefilter {
     this.#tokStart = -1;
     const len = end - s;
     if (len > this.#maxTokenLen) return;
-    for (const t of this.#tokenRules) {
-      if (len < t.min || len > t.max) continue;
+    const rules = this.#tokenByLen[len]!;
+    if (rules.length === 0) return;
+    for (const t of rules) {
       if (t.needsDigit && !this.#tokDigit) continue;
       if (t.needsLetter && !this.#tokLetter) continue;
       emit(t.rule, s, end);
