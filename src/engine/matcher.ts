@@ -5,7 +5,13 @@ import type { Program } from './program.js';
 import type { Segment } from './text/segment.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
-const kGroupCap = 1024;
+const kGroupCap = 2048;
+/**
+ * Triggers of one rule at most this far apart (or the rule's maxLength, if larger) share a group: one
+ * pattern call over a slightly longer window costs less than two calls (the per-call cost dominates
+ * on the short windows of national-id rules).
+ */
+const kJoinGap = 256;
 /**
  * Rejected pattern matches tolerated in one window before the rest of the window is given up: bounds
  * the pattern calls per window on bodies built to match everywhere and fail every check. Counted in
@@ -91,7 +97,7 @@ export class Matcher {
     const gs = this.#groupStart[rule]!;
     if (gs >= 0) {
       const ge = this.#groupEnd[rule]!;
-      const gap = this.#program.rules[rule]!.maxLength;
+      const gap = Math.max(kJoinGap, this.#program.rules[rule]!.maxLength);
       if (start <= ge + gap && Math.max(end, ge) - Math.min(gs, start) <= kGroupCap) {
         if (end > ge) this.#groupEnd[rule] = end;
         if (start < gs) this.#groupStart[rule] = start;
@@ -110,7 +116,7 @@ export class Matcher {
       const gs = this.#groupStart[r]!;
       if (gs < 0) continue;
       const ge = this.#groupEnd[r]!;
-      if (ge + rules[r]!.maxLength < minFuture) {
+      if (ge + Math.max(kJoinGap, rules[r]!.maxLength) < minFuture) {
         this.#waiting.push({ rule: r, start: gs, end: ge });
         this.#groupStart[r] = -1;
       }
