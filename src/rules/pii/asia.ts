@@ -27,6 +27,9 @@ export const asiaRules: readonly RuleDef[] = [
     trigger: { digits: { min: 12, max: 12, separators: ' -' } },
     // A whole run only: 4-4-4 inside a spaced card number or IBAN is not an Aadhaar number.
     ...wholeRun('[2-9][0-9]{3} [0-9]{4} [0-9]{4}|[2-9][0-9]{3}-[0-9]{4}-[0-9]{4}'),
+    // Not followed by a dash either: three all-digit groups inside a UUID (`…-3004-4286-8977-ab…`)
+    // are not an Aadhaar number (found by npm run eval on the clean corpus).
+    boundary: { left: '', right: 'A-Za-z0-9\\-' },
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}$/.test(v) && aadhaarValid(digitsOf(v)),
     examples: {
@@ -41,6 +44,7 @@ export const asiaRules: readonly RuleDef[] = [
         { text: 'card 4111 4045 3805 8038 and IBAN GB29 NWBK 6016 1331 9268 19' },
         { text: 'id 1045 3805 8038 starts with 1' },
         { text: 'ref 4045 3805 80381' },
+        { text: '{"id":"9f1c2e7a-4045-3805-8038-b2d4e6f8a0c1"}' },
       ],
     },
   },
