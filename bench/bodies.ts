@@ -181,8 +181,14 @@ const kFormats: Readonly<Record<ContentKind, Format>> = { text: kText, html: kHt
  * the footer, so every body stays a well-formed document.
  */
 export function makeBody(kind: ContentKind, density: Density, label: SizeLabel): Body {
-  const size = kSizes[label];
-  const name = `${kind}/${density}/${label}`;
+  return makeSizedBody(kind, density, kSizes[label], `${kind}/${density}/${label}`);
+}
+
+/**
+ * A body of any `size` (at least a few hundred bytes: header, footer and one record), seeded by
+ * `name`: the pool phase's batch corpus draws many sizes, each body with a name of its own.
+ */
+export function makeSizedBody(kind: ContentKind, density: Density, size: number, name: string): Body {
   const rng = new Rng(seedOf(name));
   const fmt = kFormats[kind];
   const targets: number[] = [];

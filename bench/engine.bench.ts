@@ -1,28 +1,39 @@
 /**
- * `npm run bench`: the scanning engine in-thread (`compileProgram` + `scanStream`, re2-wasm backend)
- * over generated text, HTML, JSON and XML bodies (16 KB, 128 KB, 1 MB; sparse and dense) and 1 MB
- * adversarial bodies, for the default and the full rule set, against two naive baselines measured in
- * the same run on the same bodies. Prints a table and the goal verdicts; `--json` also writes
+ * `npm run bench`: the scanning engine in-thread (`compileProgram` + `scanStream`) over generated text,
+ * HTML, JSON and XML bodies (16 KB, 128 KB, 1 MB; sparse and dense) and 1 MB adversarial bodies, for
+ * the default and the full rule set, against two naive baselines measured in the same run on the same
+ * bodies; the same engine on the other RE2 backend (same cases); and the worker pool
+ * with 1 and 2 workers (bench/pool.ts). Prints tables and the goal verdicts; `--json` also writes
  * bench/results/latest.json and appends one line to bench/results/history.jsonl.
  *
- *   npm run bench                          full run (≈ 3-5 min on 2 cores)
+ *   npm run bench                          full run (≈ 7 min on 2 cores)
  *   npm run bench -- --quick               smoke run: 128 KB and 1 MB, default rules, fewer samples
  *   npm run bench -- --filter json/sparse  only cases whose name contains the text (repeatable)
  *   npm run bench -- --rules default,fixture --baselines a
+ *   npm run bench -- --backend re2-wasm    one backend only, no other-backend rows
  *
  * See bench/README.md for what each case means and how the baselines are built.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileProgram, resolveBackend, scanStream, type BackendName, type Program } from '../src/engine/index.js';
+import {
+  compileProgram,
+  re2NativeBackend,
+  re2WasmBackend,
+  resolveBackend,
+  scanStream,
+  type BackendName,
+  type Program,
+  type RegexBackend,
+} from '../src/engine/index.js';
 import { selectRules } from '../src/rules/index.js';
 import type { RuleDef } from '../src/rules/types.js';
 import { re2Alternation, v8Alternation, type BaselineSpec } from './baselines.js';
-import { BenchWorker, type RuleSetName } from './worker.js';
+import { BenchWorker, type EngineBackendName, type RuleSetName } from './worker.js';
 import {
   kAdversarialKinds,
   kAdversarialWhy,
@@ -35,12 +46,27 @@ import {
 } from './bodies.js';
 import { kFixtureRules } from './fixture-rules.js';
 import { measure, type MeasureOptions } from './measure.js';
-import { evaluateGoals, formatCases, formatGoals, mbps, type BaselineResult, type CaseResult } from './report.js';
+import { runPoolPhase, type PoolBackend, type PoolPhaseResult } from './pool.js';
+import {
+  evaluateGoals,
+  evaluatePoolGoals,
+  formatBackendCases,
+  formatCases,
+  formatGoals,
+  formatPool,
+  formatPoolGoals,
+  mbps,
+  summarizeBackends,
+  type BaselineResult,
+  type CaseResult,
+} from './report.js';
 
 const kHere = dirname(fileURLToPath(import.meta.url));
 const kResultsDir = join(kHere, 'results');
 
-const kUsage = `usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] [--backend auto|re2|re2-wasm] [--json]`;
+const kUsage =
+  'usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] ' +
+  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-pool] [--json]';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,7 +76,9 @@ const { values: args } = parseArgs({
     baselines: { type: 'string' },
     'max-seconds': { type: 'string' },
     json: { type: 'boolean', default: false },
-    backend: { type: 'string', default: 'auto' },
+    backend: { type: 'string' },
+    'backend-cases': { type: 'string' },
+    'skip-pool': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -60,18 +88,27 @@ if (args.help) {
   process.exit(0);
 }
 const quick = args.quick === true;
-// The engine's RE2 backend (auto = native re2 when it loaded, else re2-wasm); the guard worker reads
-// the same variable, so every engine figure of one run uses one backend.
-process.env['LEAKSCAN_BENCH_BACKEND'] = args.backend ?? 'auto';
-const engineBackend = resolveBackend(process.env['LEAKSCAN_BENCH_BACKEND'] as BackendName);
-process.stderr.write(`engine backend: ${engineBackend.name}\n`);
+/**
+ * RE2 backends. The primary one (auto = native `re2` when it loaded, else `re2-wasm`) gets every case,
+ * the goals and the baselines; every other backend that loads is measured after it, on the cases
+ * `--backend-cases` selects (see `secondaryCase`), and reported relative to it. `--backend` keeps one
+ * backend only.
+ */
+const backendArg = args.backend;
+if (backendArg !== undefined && !['auto', 're2', 're2-wasm'].includes(backendArg)) {
+  throw new Error(`--backend: unknown backend ${JSON.stringify(backendArg)}\n${kUsage}`);
+}
+const primaryBackend = resolveBackend((backendArg ?? 'auto') as BackendName);
+const backends: RegexBackend[] =
+  backendArg !== undefined ? [primaryBackend] : [primaryBackend, ...[re2NativeBackend, re2WasmBackend].flatMap((b) => (b === null || b === primaryBackend ? [] : [b]))];
+process.stderr.write(`engine backends: ${backends.map((b, i) => (i === 0 ? `${b.name} (primary)` : b.name)).join(', ')}\n`);
 const filters = args.filter ?? [];
 const baselineKinds = new Set((args.baselines ?? 'a,b').split(',').filter((s) => s !== '' && s !== 'none'));
 for (const b of baselineKinds) if (b !== 'a' && b !== 'b') throw new Error(`--baselines: unknown baseline ${JSON.stringify(b)}\n${kUsage}`);
 
 /**
  * Samples per case. Fast cases sample for `timeMs`; slow ones get what fits in `caseBudgetMs`. Full:
- * stable medians in about 5 minutes on 2 shared cores; quick: a smoke run of a minute or two.
+ * stable medians in the engine share of the run on 2 shared cores; quick: a smoke run.
  */
 const kEngineOptions: MeasureOptions = quick
   ? { timeMs: 100, minIterations: 5, caseBudgetMs: 600, warmupMs: 30 }
@@ -96,14 +133,19 @@ const kEngineGuardMs = quick ? 30_000 : 60_000;
 
 /**
  * Soft deadline of the whole run. An engine slower than the bench was sized for must not turn the
- * bench into an hour-long job: once the engine phase has used its share, the remaining cases (the
- * least important first, see `priority`) are reported as skipped, and likewise for the baselines.
- * Neither a case already running nor the figures of measured cases are affected.
+ * bench into an hour-long job: once a phase has used its share, its remaining cases (the least
+ * important first, see `priority`) are reported as skipped. Neither a case already running nor the
+ * figures of measured cases are affected. Phases in order of importance: the primary backend's engine
+ * cases, the baselines (the goals need both), the pool, the other backends.
  */
-const kMaxSeconds = Number(args['max-seconds'] ?? (quick ? 150 : 300));
+const kMaxSeconds = Number(args['max-seconds'] ?? (quick ? 180 : 540));
 if (!(kMaxSeconds > 0)) throw new Error(`--max-seconds: expected a positive number\n${kUsage}`);
-/** Share of the deadline the engine phase may use before it starts skipping cases. */
-const kEngineShare = 0.6;
+/** Shares of the deadline at which each phase stops (the pool: at which it may no longer start). */
+const kShares = { engine: 0.35, baselines: 0.6, poolStart: 0.75, secondary: 1 } as const;
+/** Hard bound of each pool child process (bench/pool.ts); it sizes its rounds to fit. */
+const kPoolChildMs = quick ? 90_000 : 150_000;
+/** The pool phase runs unless skipped, or unless `--filter` is given and none matches "pool". */
+const poolWanted = args['skip-pool'] !== true && selected('pool');
 
 const kSizeLabels: readonly SizeLabel[] = quick ? ['128KB', '1MB'] : ['16KB', '128KB', '1MB'];
 
@@ -125,13 +167,26 @@ function selected(name: string): boolean {
 interface RuleSet {
   name: RuleSetName;
   rules: readonly RuleDef[];
-  program: Program;
+  /** The compiled rules per backend name. */
+  programs: Map<string, Program>;
   keywords: string[];
 }
 
 function ruleSet(name: RuleSetName, rules: readonly RuleDef[]): RuleSet {
   const keywords = [...new Set(rules.flatMap((r) => ('keywords' in r.trigger ? r.trigger.keywords : [])))];
-  return { name, rules, program: compileProgram(rules, engineBackend), keywords };
+  return { name, rules, programs: new Map(backends.map((b) => [b.name, compileProgram(rules, b)])), keywords };
+}
+
+function programOf(set: RuleSet, backend: RegexBackend): Program {
+  const p = set.programs.get(backend.name);
+  if (p === undefined) throw new Error(`no ${backend.name} program for rule set ${set.name}`);
+  return p;
+}
+
+/** The worker's name of a backend (the bench never measures the non-linear v8 reference backend). */
+function workerBackend(b: RegexBackend): EngineBackendName {
+  if (b.name === 'v8') throw new Error('the bench measures the RE2 backends only');
+  return b.name;
 }
 
 function buildRuleSets(): { sets: RuleSet[]; notes: string[] } {
@@ -166,6 +221,33 @@ interface Case {
   body: Body;
   bodyKind: string;
   size: string;
+  backend: RegexBackend;
+}
+
+/**
+ * Which cases a backend other than the primary one measures (`--backend-cases`). Full run: all of them
+ * (about 2 minutes with re2-wasm once its patterns are compiled); `1mb`: the 1 MB bodies of each kind and
+ * density and the adversarial ones (also 1 MB), which carry the comparison; quick: `sparse-1mb`.
+ */
+const kBackendCases = args['backend-cases'] ?? (quick ? 'sparse-1mb' : 'all');
+if (!['all', '1mb', 'sparse-1mb', 'none'].includes(kBackendCases)) throw new Error(`--backend-cases: unknown value ${JSON.stringify(kBackendCases)}\n${kUsage}`);
+
+function secondaryCase(c: Case): boolean {
+  switch (kBackendCases) {
+    case 'all':
+      return true;
+    case '1mb':
+      return c.size === '1MB';
+    case 'sparse-1mb':
+      return c.size === '1MB' && c.bodyKind.endsWith('/sparse');
+    default:
+      return false;
+  }
+}
+
+/** A case of the primary backend measured with another one, named `<case> [<backend>]`. */
+function onBackend(c: Case, backend: RegexBackend): Case {
+  return { ...c, name: `${c.name} [${backend.name}]`, backend };
 }
 
 /**
@@ -200,7 +282,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
       const name = `${set.name}/${body.name}`;
       if (!selected(name)) continue;
       const [kind, density, size] = body.name.split('/');
-      cases.push({ name, set, body, bodyKind: `${kind}/${density}`, size: size ?? '' });
+      cases.push({ name, set, body, bodyKind: `${kind}/${density}`, size: size ?? '', backend: primaryBackend });
     }
     for (const adv of kAdversarialKinds) {
       const name = `${set.name}/adv/${adv}`;
@@ -213,7 +295,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
         adversarial.set(key, body);
       }
       if (body.bytes.length === 0) continue;
-      cases.push({ name, set, body, bodyKind: 'adv', size: '1MB' });
+      cases.push({ name, set, body, bodyKind: 'adv', size: '1MB', backend: primaryBackend });
     }
   }
   return cases;
@@ -229,6 +311,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
 async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
   const base = {
     name: c.name,
+    backend: c.backend.name,
     ruleSet: c.set.name,
     body: c.body.name,
     bodyKind: c.bodyKind,
@@ -236,7 +319,8 @@ async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
     bytes: c.body.bytes.length,
     planted: c.body.planted,
   };
-  const g = await guard.guardEngine(c.set.name, c.body.contentType, c.body.bytes, kEngineGuardMs);
+  await warmUp(c.set, c.backend, guard);
+  const g = await guard.guardEngine(c.set.name, workerBackend(c.backend), c.body.contentType, c.body.bytes, kEngineGuardMs);
   if (g.status === 'timeout') {
     const t = g.budgetMs;
     return { ...base, findings: 0, engine: { p50: t, p99: t, mean: t, samples: 0, mbps: mbps(base.bytes, t), timedOut: true } };
@@ -246,8 +330,33 @@ async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
     return { ...base, findings: g.findings, engine: { p50: g.ms, p99: g.ms, mean: g.ms, samples: 1, mbps: mbps(base.bytes, g.ms), inThread: false } };
   }
   const meta = { contentType: c.body.contentType };
-  const m = await measure(c.name, () => scanStream(c.set.program, [c.body.bytes], meta), g.ms, kEngineOptions);
+  const program = programOf(c.set, c.backend);
+  const m = await measure(c.name, () => scanStream(program, [c.body.bytes], meta), g.ms, kEngineOptions);
   return { ...base, findings: g.findings, engine: { ...m, mbps: mbps(base.bytes, m.p50), inThread: true } };
+}
+
+/** (rule set, backend) pairs whose patterns both threads have already compiled. */
+const warmed = new Set<string>();
+
+/**
+ * Before the first case of a rule set and backend, both threads (the guard and this one) scan the
+ * dense 16 KB bodies of the four kinds once, untimed: re2-wasm compiles each pattern the first time a
+ * window needs it (seconds for the whole rule set), and a slow body's only sample is its guarded scan,
+ * which would otherwise carry that one-off cost. Native re2 compiles at `compileProgram`; for it this
+ * only warms the code.
+ */
+async function warmUp(set: RuleSet, backend: RegexBackend, guard: BenchWorker): Promise<void> {
+  const key = `${set.name}\0${backend.name}`;
+  if (warmed.has(key)) return;
+  warmed.add(key);
+  const t0 = Date.now();
+  const program = programOf(set, backend);
+  for (const kind of kContentKinds) {
+    const body = makeBody(kind, 'dense', '16KB');
+    await guard.guardEngine(set.name, workerBackend(backend), body.contentType, body.bytes, kEngineGuardMs);
+    await scanStream(program, [body.bytes], { contentType: body.contentType });
+  }
+  log(`warm-up  ${set.name} [${backend.name}]: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 async function measureBaseline(host: BenchWorker, c: Case, spec: BaselineSpec | null): Promise<BaselineResult> {
@@ -279,7 +388,7 @@ async function main(): Promise<void> {
   for (const n of notes) log(`note: ${n}`);
   for (const s of sets) log(`rule set ${s.name}: ${s.rules.length} rules, ${s.keywords.length} keywords`);
   const cases = buildCases(sets);
-  if (cases.length === 0) {
+  if (cases.length === 0 && !poolWanted) {
     log(`no case matches ${filters.map((f) => JSON.stringify(f)).join(', ')}`);
     process.exitCode = 1;
     return;
@@ -288,13 +397,11 @@ async function main(): Promise<void> {
   log(`${cases.length} cases; bodies generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const order = cases.map((c, i) => ({ c, i })).sort((x, y) => priority(x.c, sets) - priority(y.c, sets) || x.i - y.i);
-  const engineDeadline = started + kMaxSeconds * 1000 * kEngineShare;
-  const deadline = started + kMaxSeconds * 1000;
+  const deadlineOf = (share: number): number => started + kMaxSeconds * 1000 * share;
   const timeLeft = (until: number): boolean => Date.now() < until;
-
-  // Phase 1: the engine alone, so the peak RSS it reaches is its own.
-  const results: CaseResult[] = cases.map((c) => ({
+  const notMeasured = (c: Case): CaseResult => ({
     name: c.name,
+    backend: c.backend.name,
     ruleSet: c.set.name,
     body: c.body.name,
     bodyKind: c.bodyKind,
@@ -304,20 +411,32 @@ async function main(): Promise<void> {
     findings: 0,
     engine: null,
     skipped: `time budget (--max-seconds ${kMaxSeconds})`,
-  }));
-  // The guard and the baselines get separate workers: re2-wasm's heap is per thread and small, and the
-  // engine's compiled rules plus a rule-set alternation in one thread exhaust it (abort: OOM).
-  const guard = new BenchWorker();
-  for (const { c, i } of order) {
-    if (!timeLeft(engineDeadline)) break;
-    const r = await measureEngine(c, guard);
-    results[i] = r;
-    const e = r.engine;
-    if (e === null) log(`engine   ${c.name.padEnd(34)} ${r.skipped ?? ''}`);
-    else if (e.timedOut === true) log(`engine   ${c.name.padEnd(34)} > ${e.p50 / 1000} s: guarded scan terminated`);
-    else log(`engine   ${c.name.padEnd(34)} ${e.mbps.toFixed(2).padStart(9)} MB/s  p50 ${e.p50.toFixed(2)} ms  (${e.samples} samples${e.inThread === true ? '' : ', guarded scan only'})`);
-  }
-  await guard.close();
+  });
+
+  /** One backend's cases in priority order, in a guard worker of their own, until `until`. */
+  const runEngine = async (list: ReadonlyArray<{ c: Case; i: number }>, out: CaseResult[], until: number): Promise<void> => {
+    // The guard and the baselines get separate workers (and so does each backend): re2-wasm's heap is
+    // per thread and small, and two sets of compiled patterns in one thread can exhaust it (abort: OOM).
+    const guard = new BenchWorker();
+    try {
+      for (const { c, i } of list) {
+        if (!timeLeft(until)) break;
+        const r = await measureEngine(c, guard);
+        out[i] = r;
+        const e = r.engine;
+        const name = c.name.padEnd(34);
+        if (e === null) log(`engine   ${name} ${r.skipped ?? ''}`);
+        else if (e.timedOut === true) log(`engine   ${name} > ${e.p50 / 1000} s: guarded scan terminated`);
+        else log(`engine   ${name} ${e.mbps.toFixed(2).padStart(9)} MB/s  p50 ${e.p50.toFixed(2)} ms  (${e.samples} samples${e.inThread === true ? '' : ', guarded scan only'})`);
+      }
+    } finally {
+      await guard.close();
+    }
+  };
+
+  // Phase 1: the primary backend's engine cases alone, so the peak RSS they reach is their own.
+  const results: CaseResult[] = cases.map(notMeasured);
+  await runEngine(order, results, deadlineOf(kShares.engine));
   const skippedEngine = results.filter((r) => r.skipped?.startsWith('time budget') === true).length;
   if (skippedEngine > 0) log(`engine: ${skippedEngine} cases skipped, time budget spent`);
   const rssEngine = rssMB();
@@ -326,6 +445,7 @@ async function main(): Promise<void> {
   if (baselineKinds.size > 0) {
     const host = new BenchWorker();
     const specs = new Map(sets.map((s) => [s.name, { a: v8Alternation(s.rules), b: re2Alternation(s.rules) }]));
+    const deadline = deadlineOf(kShares.baselines);
     try {
       for (const { c, i } of order) {
         const r = results[i];
@@ -348,28 +468,75 @@ async function main(): Promise<void> {
       await host.close();
     }
   }
+
+  // Phase 3: the pool, in child processes of its own (bench/pool.ts), with the primary backend.
+  let pool: PoolPhaseResult | null = null;
+  if (poolWanted) {
+    if (timeLeft(deadlineOf(kShares.poolStart))) {
+      const backend: PoolBackend = backendArg === undefined ? 'auto' : (backendArg as PoolBackend);
+      pool = await runPoolPhase({ quick, backend, childTimeoutMs: kPoolChildMs });
+    } else {
+      const now = loadavg();
+      pool = { status: 'error', message: `not run: time budget (--max-seconds ${kMaxSeconds}) spent`, loadavg: { start: now, end: now } };
+    }
+  }
+
+  // Phase 4: the other backends, on the cases `secondaryCase` picks, in the same priority order.
+  // Printed in the natural order of the cases, measured in priority order, one backend after another.
+  const secondaryCases = backends.slice(1).flatMap((b) => cases.filter(secondaryCase).map((c) => onBackend(c, b)));
+  const secondary: CaseResult[] = secondaryCases.map(notMeasured);
+  const secondaryOrder = secondaryCases
+    .map((c, i) => ({ c, i }))
+    .sort((x, y) => backends.indexOf(x.c.backend) - backends.indexOf(y.c.backend) || priority(x.c, sets) - priority(y.c, sets) || x.i - y.i);
+  await runEngine(secondaryOrder, secondary, deadlineOf(kShares.secondary));
+  // Their ratios to the baselines come from the primary's measurements of the same bodies.
+  for (const r of secondary) {
+    const p = results.find((x) => x.ruleSet === r.ruleSet && x.body === r.body);
+    if (p?.a !== undefined) r.a = p.a;
+    if (p?.b !== undefined) r.b = p.b;
+  }
   const rssEnd = rssMB();
 
-  const goals = evaluateGoals(results, sets.map((s) => s.name));
+  const ruleGoals = evaluateGoals(results, sets.map((s) => s.name));
+  const poolGoals = poolWanted ? evaluatePoolGoals(pool) : [];
+  const goals = [...ruleGoals, ...poolGoals];
   const elapsed = (Date.now() - started) / 1000;
   const cpu = cpus()[0]?.model.trim() ?? 'unknown';
+  const primaryName = primaryBackend.name;
 
   console.log('');
-  console.log(formatCases(results));
+  if (cases.length > 0) {
+    console.log(`Engine in-thread, backend ${primaryName} (primary: the goals are evaluated on it):`);
+    console.log(formatCases(results));
+    console.log('');
+    console.log('MB/s = 10^6 bytes per second at the median (p50) time per body; ×(a), ×(b) = engine speed / baseline speed (> 1: engine faster).');
+    console.log('~: baseline (b) time extrapolated from its first 64 KiB windows (it is a sum of independent windows, so linear).');
+    console.log('found/planted: engine findings / synthetic values planted (decoys not counted; one value can give two findings).');
+  }
+  if (secondary.length > 0) {
+    console.log('');
+    console.log(`Other backends (informational): ×${primaryName} = this backend's speed / ${primaryName}'s on the same case (< 1: slower).`);
+    console.log(formatBackendCases(secondary, results, primaryName));
+    for (const line of summarizeBackends(secondary, results, primaryName)) console.log(line);
+  } else if (backends.length > 1 && cases.length > 0) {
+    console.log('');
+    console.log(`Other backends: ${backends.slice(1).map((b) => b.name).join(', ')} not measured (no selected case is one of --backend-cases ${kBackendCases})`);
+  }
+  if (pool !== null) {
+    console.log('');
+    console.log(formatPool(pool, cpus().length));
+  }
   console.log('');
-  console.log('MB/s = 10^6 bytes per second at the median (p50) time per body; ×(a), ×(b) = engine speed / baseline speed (> 1: engine faster).');
-  console.log('~: baseline (b) time extrapolated from its first 64 KiB windows (it is a sum of independent windows, so linear).');
-  console.log('found/planted: engine findings / synthetic values planted (decoys not counted; one value can give two findings).');
-  console.log('');
-  console.log(formatGoals(goals));
+  if (cases.length > 0) console.log(formatGoals(ruleGoals));
+  if (poolGoals.length > 0) console.log(formatPoolGoals(poolGoals, pool));
   for (const set of sets) {
     const skipped = results.filter((r) => r.ruleSet === set.name && r.engine === null).length;
     if (skipped > 0) console.log(`note: [${set.name}] ${skipped} cases not measured (see the table): its goals cover the measured cases only`);
   }
   console.log('');
-  console.log(
-    `peak RSS: ${rssEngine.toFixed(0)} MB after the engine cases (before any scan, bodies and programs ready: ${rssBodies.toFixed(0)} MB, so scanning +${(rssEngine - rssBodies).toFixed(0)} MB); ` +
-      `${rssEnd.toFixed(0)} MB at the end (baselines included)`,
+  if (cases.length > 0) console.log(
+    `peak RSS: ${rssEngine.toFixed(0)} MB after the ${primaryName} engine cases (before any scan, bodies and programs ready: ${rssBodies.toFixed(0)} MB, so scanning +${(rssEngine - rssBodies).toFixed(0)} MB); ` +
+      `${rssEnd.toFixed(0)} MB at the end (baselines and other backends included; the pool runs in child processes)`,
   );
   console.log(`rules: ${sets.map((s) => `${s.name} ${s.rules.length}`).join(', ')}; ${process.version}; ${cpu} ×${cpus().length}; ${elapsed.toFixed(0)} s`);
   for (const n of notes) console.log(`note: ${n}`);
@@ -389,12 +556,16 @@ async function main(): Promise<void> {
       filters,
       maxSeconds: kMaxSeconds,
       baselines: [...baselineKinds],
+      backends: { primary: primaryName, others: backends.slice(1).map((b) => b.name), otherCases: kBackendCases },
       elapsedSeconds: Math.round(elapsed),
       ruleSets: sets.map((s) => ({ name: s.name, rules: s.rules.length, ids: s.rules.map((r) => r.id) })),
       rssMB: { bodies: Math.round(rssBodies), engine: Math.round(rssEngine), end: Math.round(rssEnd) },
       adversarial: kAdversarialWhy,
       notes,
       cases: results,
+      // The baseline figures are the primary cases'; not repeated here.
+      backendCases: secondary.map(({ a: _a, b: _b, ...rest }) => rest),
+      pool,
       goals: goals.map((g) => ({ ruleSet: g.ruleSet, goal: g.goal, pass: g.pass ?? null, items: g.items })),
     };
     mkdirSync(kResultsDir, { recursive: true });

@@ -3,6 +3,7 @@
  * so the JSON written with `--json` and the table always say the same thing.
  */
 import type { Measured } from './measure.js';
+import type { PoolPhaseResult } from './pool.js';
 
 export type BaselineResult =
   | {
@@ -20,8 +21,13 @@ export type BaselineResult =
   | { status: 'skipped'; reason: string };
 
 export interface CaseResult {
-  /** `<rule set>/<body>`, e.g. `default/json/sparse/1MB`, `default/adv/a-dot`. */
+  /**
+   * `<rule set>/<body>`, e.g. `default/json/sparse/1MB`, `default/adv/a-dot`; a backend other than
+   * the primary one adds ` [<backend>]`, e.g. `default/json/sparse/1MB [re2-wasm]`.
+   */
   name: string;
+  /** The engine's RE2 backend (`re2`, `re2-wasm`). */
+  backend: string;
   ruleSet: string;
   body: string;
   /** `kind/density` for generated bodies, `adv` for adversarial ones. */
@@ -136,6 +142,12 @@ function fmtNum(x: number, digits = 1): string {
   return x.toFixed(digits + (x < 1 ? 2 : 0));
 }
 
+/** A ratio with three significant digits (0.147, 1.62, 12.3, 123). */
+function fmtX(x: number): string {
+  if (!Number.isFinite(x)) return '∞';
+  return x >= 1000 ? x.toFixed(0) : x.toPrecision(3);
+}
+
 function fmtMs(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
@@ -217,6 +229,191 @@ export function formatGoals(goals: readonly GoalCheck[]): string {
     // Every failing case when there are a few; when most fail, the table already says it all.
     for (const i of failed.slice(0, 4)) lines.push(`        fail: ${i.label} ${boundMark(i.bound)}${fmtNum(i.value, 2)}${unit}`);
     if (failed.length > 4) lines.push(`        … and ${failed.length - 4} more`);
+  }
+  return lines.join('\n');
+}
+
+// ---- Other backends ------------------------------------------------------------------------------------
+
+/**
+ * A secondary backend's speed over the primary's on the same rule set and body (> 1: faster than the
+ * primary). A timed-out scan's time is a lower bound, so the ratio becomes a bound too.
+ */
+export function primaryRatio(c: CaseResult, primary: readonly CaseResult[]): { value: number; bound: Bound } | undefined {
+  const p = primary.find((x) => x.ruleSet === c.ruleSet && x.body === c.body);
+  if (p === undefined || p.engine === null || c.engine === null) return undefined;
+  const mineOut = c.engine.timedOut === true;
+  const theirsOut = p.engine.timedOut === true;
+  if (mineOut && theirsOut) return undefined;
+  return { value: p.engine.p50 / c.engine.p50, bound: mineOut ? 'upper' : theirsOut ? 'lower' : 'exact' };
+}
+
+/** The secondary backends' rows: their figures, their speed relative to the primary's, and the baselines' ratios. */
+export function formatBackendCases(cases: readonly CaseResult[], primary: readonly CaseResult[], primaryName: string): string {
+  const header = ['case', 'MB/s', 'p50 ms', 'p99 ms', 'found/planted', `×${primaryName}`, '×(a)', '×(b)', 'note'];
+  const rows = cases.map((c) => {
+    const e = c.engine;
+    const lower = e?.timedOut === true;
+    const vs = primaryRatio(c, primary);
+    const p = primary.find((x) => x.ruleSet === c.ruleSet && x.body === c.body);
+    let note = caseNote(c);
+    // Same rules, same engine, another regex library: the findings must be the same.
+    if (e !== null && !lower && p?.engine != null && p.engine.timedOut !== true && p.findings !== c.findings) {
+      note = [note, `findings differ from ${primaryName} (${p.findings})`].filter((x) => x !== '').join('; ');
+    }
+    return [
+      c.name,
+      e === null ? '-' : `${lower ? '<' : ''}${fmtNum(e.mbps)}`,
+      e === null ? '-' : `${lower ? '>' : ''}${fmtMs(e.p50)}`,
+      e === null || e.samples <= 1 ? '-' : fmtMs(e.p99),
+      e === null ? '-' : `${lower ? '?' : c.findings}/${c.planted}`,
+      vs === undefined ? '' : `${boundMark(vs.bound)}${fmtX(vs.value)}×`,
+      fmtRatio(c, 'a'),
+      fmtRatio(c, 'b'),
+      note,
+    ];
+  });
+  return table([header, ...rows], [false, true, true, true, true, true, true, true, false]);
+}
+
+/** One line per secondary backend: the median of its speed ratios to the primary, and their range. */
+export function summarizeBackends(cases: readonly CaseResult[], primary: readonly CaseResult[], primaryName: string): string[] {
+  const lines: string[] = [];
+  for (const backend of new Set(cases.map((c) => c.backend))) {
+    const ratios = cases.filter((c) => c.backend === backend).flatMap((c) => primaryRatio(c, primary) ?? []);
+    if (ratios.length === 0) {
+      lines.push(`${backend}: not measured`);
+      continue;
+    }
+    const values = ratios.map((r) => r.value);
+    const bounded = ratios.some((r) => r.bound !== 'exact') ? ' (some are bounds: a scan stopped at its budget)' : '';
+    lines.push(
+      `${backend}: median ${fmtX(median(values))}× the speed of ${primaryName} over ${values.length} cases ` +
+        `(${fmtX(Math.min(...values))}× to ${fmtX(Math.max(...values))}×)${bounded}`,
+    );
+  }
+  return lines;
+}
+
+// ---- Pool ----------------------------------------------------------------------------------------------
+
+/** The pool's goals (issue 3): 2 workers ≥ 1.8× one on the batch corpus; < 64 MB per worker above idle. */
+export const kPoolSpeedupGoal = 1.8;
+export const kPoolMemoryGoalMB = 64;
+
+export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {
+  const speed: GoalCheck['items'] = [];
+  const memory: GoalCheck['items'] = [];
+  if (p !== null && p.status === 'ok') {
+    for (const corpus of ['batch'] as const) {
+      const one = p.throughput.find((t) => t.corpus === corpus && t.workers === 1);
+      const two = p.throughput.find((t) => t.corpus === corpus && t.workers === 2);
+      if (one === undefined || two === undefined) continue;
+      const r = two.mbps / one.mbps;
+      speed.push({ label: corpus, value: r, bound: 'exact', pass: r >= kPoolSpeedupGoal });
+    }
+    for (const m of p.memory) {
+      memory.push({ label: `${m.workers} worker${m.workers > 1 ? 's' : ''}`, value: m.scanPerWorkerMB, bound: 'exact', pass: m.scanPerWorkerMB < kPoolMemoryGoalMB });
+    }
+  }
+  return [
+    check('pool', `2 workers ≥ ${kPoolSpeedupGoal}× the throughput of 1 (batch corpus)`, speed),
+    check('pool', `each worker < ${kPoolMemoryGoalMB} MB above an idle worker while scanning 1 MB bodies`, memory),
+  ];
+}
+
+function fmtLoad(xs: readonly number[]): string {
+  return xs.map((x) => x.toFixed(2)).join(' ');
+}
+
+/** The pool's table: throughput per corpus and worker count, the 2/1 ratios, and the memory readings. */
+export function formatPool(p: PoolPhaseResult, cores: number): string {
+  const load = `load average (1, 5, 15 min) ${fmtLoad(p.loadavg.start)} at the start, ${fmtLoad(p.loadavg.end)} at the end, ${cores} cores`;
+  if (p.status !== 'ok') return `Pool: not measured (${p.status}: ${p.message}); ${load}`;
+  const b = p.corpus.batch;
+  const corpusName = {
+    batch: `batch: ${b.bodies} bodies, ${fmtNum(b.minBytes / 1024, 0)}–${fmtNum(b.maxBytes / 1024, 0)} KiB (${b.dense} dense), ${fmtNum(b.bytes / 1e6)} MB`,
+    '1MB': `1 MiB bodies: ${p.corpus.big.bodies}, ${fmtNum(p.corpus.big.bytes / 1e6)} MB`,
+  };
+  const header = ['corpus', 'workers', 'MB/s', 'rounds MB/s', 'CPU/wall', 'MB/CPU-s', 'others', 'findings'];
+  const rows = p.throughput.map((t) => [
+    corpusName[t.corpus],
+    String(t.workers),
+    fmtNum(t.mbps),
+    t.rounds.map((r) => fmtNum(r.mbps)).join(' '),
+    t.cpuPerWall.toFixed(2),
+    fmtNum(t.mbps / t.cpuPerWall),
+    t.otherCores === undefined ? '?' : t.otherCores.toFixed(2),
+    String(t.findings),
+  ]);
+  const lines = [
+    `Pool: createScanner({ workers: 1 | 2 }), backend ${p.backend}, default rules; every body of a round submitted at once (maxQueue raised to the corpus), ` +
+      `after a warm-up pass; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
+    table([header, ...rows], [false, true, true, false, true, true, true, true]),
+  ];
+  const ratios: string[] = [];
+  for (const corpus of ['batch', '1MB'] as const) {
+    const one = p.throughput.find((t) => t.corpus === corpus && t.workers === 1);
+    const two = p.throughput.find((t) => t.corpus === corpus && t.workers === 2);
+    if (one !== undefined && two !== undefined) ratios.push(`${corpus} ${fmtX(two.mbps / one.mbps)}×`);
+    if (one !== undefined && two !== undefined && one.findings !== two.findings) ratios.push(`(${corpus}: findings differ, ${one.findings} vs ${two.findings})`);
+  }
+  lines.push(
+    `2 workers / 1 worker: ${ratios.join(', ')}. CPU/wall = the bench process's CPU time / wall time (cores it kept busy, main thread included); ` +
+      `MB/CPU-s = MB scanned per second of that CPU time (cost per byte, whatever the load); ` +
+      `others = cores kept busy by other processes meanwhile (/proc/stat); medians of the rounds.`,
+  );
+  lines.push('');
+  const mh = ['workers', 'RSS before', 'RSS idle', 'RSS peak', 'idle worker', 'scanning, per worker', 'process, per worker', 'main isolate', 'samples'];
+  const mrows = p.memory.map((m) => [
+    String(m.workers),
+    `${m.baseMB.toFixed(0)} MB`,
+    `${m.idleMB.toFixed(0)} MB`,
+    `${m.peakMB.toFixed(0)} MB`,
+    `${m.idlePerWorkerMB.toFixed(1)} MB`,
+    `+${m.scanPerWorkerMB.toFixed(1)} MB`,
+    `+${m.processScanPerWorkerMB.toFixed(1)} MB`,
+    `+${m.mainGrowthMB.toFixed(1)} MB`,
+    String(m.samples),
+  ]);
+  lines.push(`Pool memory, ${p.memory[0]?.bodies ?? 0} × 1 MiB bodies × ${p.memory[0]?.rounds ?? 0} rounds; method: ${p.memoryMethod}.`);
+  lines.push(table([mh, ...mrows], [true, true, true, true, true, true, true, true, true]));
+  lines.push('idle worker = (idle − before) / workers, main isolate out: what a started, warmed worker costs; main isolate = its growth while scanning (queued body copies, reports).');
+  return lines.join('\n');
+}
+
+/** PASS/FAIL lines of the pool goals, with the figures and the load they were measured under. */
+export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult | null): string {
+  const lines: string[] = [];
+  for (const g of goals) {
+    const verdict = g.pass === undefined ? 'n/a ' : g.pass ? 'PASS' : 'FAIL';
+    if (p === null || p.status !== 'ok' || g.items.length === 0) {
+      lines.push(`${verdict}  [${g.ruleSet}] ${g.goal}: not measured${p !== null && p.status !== 'ok' ? ` (${p.status}: ${p.message})` : ''}`);
+      continue;
+    }
+    if (g.goal.startsWith('2 workers')) {
+      const one = p.throughput.find((t) => t.corpus === 'batch' && t.workers === 1);
+      const two = p.throughput.find((t) => t.corpus === 'batch' && t.workers === 2);
+      const item = g.items[0];
+      lines.push(
+        `${verdict}  [${g.ruleSet}] ${g.goal}: ${fmtX(item?.value ?? NaN)}× (1 worker ${fmtNum(one?.mbps ?? NaN)} MB/s, 2 workers ${fmtNum(two?.mbps ?? NaN)} MB/s; ` +
+          `CPU/wall ${one?.cpuPerWall.toFixed(2) ?? '?'} and ${two?.cpuPerWall.toFixed(2) ?? '?'}; other processes ${two?.otherCores?.toFixed(2) ?? '?'} cores; ` +
+          `load average ${p.loadavg.start[0]?.toFixed(2) ?? '?'} → ${p.loadavg.end[0]?.toFixed(2) ?? '?'})`,
+      );
+      // The verdict stands as measured, but a busy machine cannot show a 2-core speed-up: say so.
+      const others = two?.otherCores;
+      if (others !== undefined && others >= 0.5) {
+        lines.push(`        note: other processes kept ${others.toFixed(2)} of the ${p.cores} cores busy during the 2-worker rounds: the ratio is bounded by the free cores, not by the pool`);
+      }
+    } else {
+      const worst = g.items.reduce((w, i) => (i.value > w.value ? i : w));
+      const each = g.items.map((i) => `${i.label} +${i.value.toFixed(1)} MB`).join(', ');
+      const upper = p.memory.map((m) => `${m.workers}: +${m.processScanPerWorkerMB.toFixed(1)} MB`).join(', ');
+      lines.push(
+        `${verdict}  [${g.ruleSet}] ${g.goal}: worst +${worst.value.toFixed(1)} MB (${worst.label}); ${each} per worker ` +
+          `(RSS less the main isolate; whole process: ${upper})`,
+      );
+    }
   }
   return lines.join('\n');
 }

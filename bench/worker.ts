@@ -17,6 +17,8 @@ import { measure, plannedSamples, probe, type MeasureOptions, type Measured } fr
 
 /** Rule sets the worker can rebuild by name (rules hold functions, so they cannot be posted). */
 export type RuleSetName = 'default' | 'all' | 'fixture';
+/** Engine backends the bench measures (by name: a backend object cannot be posted either). */
+export type EngineBackendName = 're2' | 're2-wasm';
 
 type Request =
   | {
@@ -29,7 +31,7 @@ type Request =
       /** (b) only: past this, the probe stops and extrapolates from the windows timed so far. */
       estimateAfterMs: number;
     }
-  | { type: 'engine'; id: number; ruleSet: RuleSetName; contentType: string; body: Uint8Array };
+  | { type: 'engine'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; contentType: string; body: Uint8Array };
 
 /** Windows timed / windows in the body, when a (b) time is extrapolated rather than measured. */
 export interface Extrapolated {
@@ -56,20 +58,20 @@ if (!isMainThread && parentPort !== null) {
   const port = parentPort;
   const compiled = new Map<string, BaselineRun>();
   // Imported lazily: a baseline-only worker need not load the engine and the rule catalogue.
-  const programs = new Map<RuleSetName, Promise<(contentType: string, body: Uint8Array) => Promise<number>>>();
-  const engineFor = (name: RuleSetName) => {
-    let p = programs.get(name);
+  const programs = new Map<string, Promise<(contentType: string, body: Uint8Array) => Promise<number>>>();
+  const engineFor = (name: RuleSetName, backendName: EngineBackendName) => {
+    const key = `${name}\0${backendName}`;
+    let p = programs.get(key);
     if (p === undefined) {
       p = (async () => {
         const { compileProgram, resolveBackend, scanStream } = await import('../src/engine/index.js');
         const { selectRules } = await import('../src/rules/index.js');
         const { kFixtureRules } = await import('./fixture-rules.js');
         const rules = name === 'fixture' ? kFixtureRules : selectRules({ allRules: name === 'all' });
-        const backend = resolveBackend((process.env['LEAKSCAN_BENCH_BACKEND'] ?? 'auto') as 'auto' | 're2' | 're2-wasm');
-        const program = compileProgram(rules, backend);
+        const program = compileProgram(rules, resolveBackend(backendName));
         return async (contentType: string, body: Uint8Array) => (await scanStream(program, [body], { contentType })).findings.length;
       })();
-      programs.set(name, p);
+      programs.set(key, p);
     }
     return p;
   };
@@ -78,7 +80,7 @@ if (!isMainThread && parentPort !== null) {
     void (async () => {
       try {
         if (req.type === 'engine') {
-          const scan = await engineFor(req.ruleSet);
+          const scan = await engineFor(req.ruleSet, req.backend);
           let count = 0;
           const ms = await probe(async () => {
             count = await scan(req.contentType, req.body);
@@ -182,10 +184,10 @@ export class BenchWorker {
     });
   }
 
-  /** The engine's first scan of `body` with the named rule set, bounded by `budgetMs`. */
-  async guardEngine(ruleSet: RuleSetName, contentType: string, body: Uint8Array, budgetMs: number): Promise<GuardOutcome> {
+  /** The engine's first scan of `body` with the named rule set and backend, bounded by `budgetMs`. */
+  async guardEngine(ruleSet: RuleSetName, backend: EngineBackendName, contentType: string, body: Uint8Array, budgetMs: number): Promise<GuardOutcome> {
     // A copy, so the main thread's body stays usable; 1 MiB at most.
-    const req: Request = { type: 'engine', id: this.#nextId++, ruleSet, contentType, body: Uint8Array.from(body) };
+    const req: Request = { type: 'engine', id: this.#nextId++, ruleSet, backend, contentType, body: Uint8Array.from(body) };
     const out = await this.#request(req, budgetMs, () => null);
     if (out.kind === 'timeout') return { status: 'timeout', budgetMs };
     if (out.kind === 'error') return { status: 'error', message: out.message };
