@@ -100,6 +100,11 @@ export function looksLikeJsonPrefix(s: string): boolean {
   const afterValue = (): void => {
     expect = stack.length === 0 ? 'top' : 'after';
   };
+  const open = (bracket: string): void => {
+    stack.push(bracket);
+    expect = bracket === '{' ? 'keyOrClose' : 'valueOrClose';
+    i++;
+  };
   while (i < s.length) {
     const c = s[i]!;
     if (isJsonWs(c)) {
@@ -110,9 +115,7 @@ export function looksLikeJsonPrefix(s: string): boolean {
       case 'top':
         if (c !== '{' && c !== '[') return false;
         started = true;
-        stack.push(c);
-        expect = c === '{' ? 'keyOrClose' : 'valueOrClose';
-        i++;
+        open(c);
         break;
       case 'valueOrClose':
       case 'value':
@@ -121,9 +124,7 @@ export function looksLikeJsonPrefix(s: string): boolean {
           afterValue();
           i++;
         } else if (c === '{' || c === '[') {
-          stack.push(c);
-          expect = c === '{' ? 'keyOrClose' : 'valueOrClose';
-          i++;
+          open(c);
         } else if (c === '"') {
           const j = skipJsonString(s, i);
           if (j === -1) return true;

@@ -192,11 +192,6 @@ export class Prefilter {
     this.#tokenByLen = t.tokenByLen;
   }
 
-  /** Global position of the next character to scan. */
-  get position(): number {
-    return this.#pos;
-  }
-
   /** No trigger reported in the future can start before this position. */
   minFutureStart(): number {
     let m = this.#pos - this.#depth[this.#st]!;

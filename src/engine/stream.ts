@@ -37,6 +37,10 @@ export async function* iterateBody(body: BodyStream | Iterable<Uint8Array>): Asy
   }
 }
 
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** A whole body as one chunk. */
 export function bodyBytes(body: BodySource): Uint8Array {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
@@ -56,7 +60,7 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
     try {
       for await (const chunk of iterateBody(body)) received += chunk.length;
     } catch (err) {
-      scanner.notices.push(notice('SDD_STREAM_ERROR', String((err as Error)?.message ?? err)));
+      scanner.notices.push(notice('SDD_STREAM_ERROR', errorText(err)));
     }
     const r = scanner.end();
     return { ...r, findings: [], bytesScanned: 0, bytesSeen: received, truncated: false, bytesReceived: received };
@@ -80,7 +84,7 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
       last.once('close', resolve);
       for (const z of chain) {
         z.once('error', (err: Error) => {
-          if (!failed) scanner.notices.push(notice('SDD_DECODE_ERROR', err.message));
+          if (!failed) scanner.notices.push(notice('SDD_DECODE_ERROR', errorText(err)));
           failed = true;
           stopChain();
           resolve();
@@ -113,7 +117,7 @@ export async function scanStream(program: Program, body: BodyStream | Iterable<U
       }
     }
   } catch (err) {
-    scanner.notices.push(notice('SDD_STREAM_ERROR', String((err as Error)?.message ?? err)));
+    scanner.notices.push(notice('SDD_STREAM_ERROR', errorText(err)));
   }
   if (chain.length > 0) {
     if (!failed) chain[0]!.end();

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches, referenceTriggerSpans } from '../../src/rules/reference.js';
+import { re2WasmBackend, v8Backend, type RegexBackend } from '../../src/engine/index.js';
+
+/** Every whole match of `pattern` in `text`, through one backend. */
+function allMatches(backend: RegexBackend, pattern: string, ignoreCase: boolean, text: string): string[] {
+  const p = backend.compile(pattern, ignoreCase, 0);
+  const out: string[] = [];
+  for (let m = p.exec(text, 0); m !== null; m = p.exec(text, m.end > m.start ? m.end : m.start + 1)) out.push(text.slice(m.start, m.end));
+  return out;
+}
 
 // Every rule's plain-text examples, through the reference matcher (the engine runs all of them, with
 // their content types, in test/engine).
 describe.each(allRuleDefs.map((r) => [r.id, r] as const))('rule %s', (_id, rule) => {
+  it('pattern compiles in RE2 and matches what V8 matches on the examples', () => {
+    for (const ex of [...rule.examples.positive, ...rule.examples.negative]) {
+      const ic = rule.ignoreCase === true;
+      expect(allMatches(re2WasmBackend, rule.pattern, ic, ex.text), ex.text).toEqual(allMatches(v8Backend, rule.pattern, ic, ex.text));
+    }
+  });
   it('has examples of both kinds', () => {
     expect(rule.examples.positive.length).toBeGreaterThan(0);
     expect(rule.examples.negative.length).toBeGreaterThan(0);

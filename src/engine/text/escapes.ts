@@ -166,11 +166,11 @@ class StagedDecoder implements EscapeDecoder {
   }
 }
 
-export function sliceSegment(seg: Segment, from: number, to: number): Segment {
+function sliceSegment(seg: Segment, from: number, to: number): Segment {
   return { text: seg.text.slice(from, to), offsets: seg.offsets.slice(from, to + 1) };
 }
 
-export function joinSegments(a: Segment, b: Segment): Segment {
+function joinSegments(a: Segment, b: Segment): Segment {
   const off = new Int32Array(a.text.length + b.text.length + 1);
   off.set(a.offsets.subarray(0, a.text.length));
   off.set(b.offsets, a.text.length);

@@ -11,8 +11,6 @@ export interface Segment {
   readonly offsets: Int32Array;
 }
 
-export const kEmptySegment: Segment = { text: '', offsets: new Int32Array(1) };
-
 /** Identity offsets for a segment of one byte per code unit starting at `base`. */
 export function linearOffsets(base: number, length: number): Int32Array {
   const off = new Int32Array(length + 1);
