@@ -18,6 +18,30 @@ const kJoinGap = 256;
  * the report (`SDD_CONFIRM_BUDGET`), never reached by the rule examples or the corpus.
  */
 const kMaxRejectsPerWindow = 256;
+/**
+ * A screen's alternation runs over this much text at once (or less, if less has arrived): one call
+ * answers for every group of its rules in the region.
+ */
+const kScreenSpan = 16 * 1024;
+/**
+ * Regions overlap by this much, so every window starting in a block ends inside its region: a
+ * window is at most a group (kGroupCap) plus a rule's margin each side.
+ */
+const kScreenPad = 4 * 1024;
+/** Match starts listed per screen region; past this the rest of the region counts as matching. */
+const kScreenStarts = 64;
+
+/** Where a screen's alternation matches in one region of the text. */
+interface ScreenRegion {
+  block: number;
+  start: number;
+  end: number;
+  /** Every position in [start, end) where some alternative matches, in order (up to kScreenStarts). */
+  starts: number[];
+  /** More starts than listed: everything from the last listed one on counts as matching. */
+  full: boolean;
+}
+
 /** Dead text kept before the buffer is compacted (avoids a copy per chunk). */
 const kCompactSlack = 64 * 1024;
 
@@ -44,6 +68,10 @@ export class Matcher {
   readonly #groupStart: Float64Array;
   readonly #groupEnd: Float64Array;
   readonly #lastEnd: Float64Array;
+  /** Per rule: where its latest context word ended (for rules screened by context). */
+  readonly #ctxEnd: Float64Array;
+  /** Per screen, the region its alternation was last run over. */
+  readonly #screens: ScreenRegion[][];
   #waiting: Group[] = [];
   #buf = '';
   #bufStart = 0;
@@ -61,6 +89,8 @@ export class Matcher {
     this.#groupStart = new Float64Array(n).fill(-1);
     this.#groupEnd = new Float64Array(n).fill(-1);
     this.#lastEnd = new Float64Array(n).fill(-1);
+    this.#ctxEnd = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+    this.#screens = program.screens.map(() => []);
   }
 
   /** Global position just past the text received so far. */
@@ -94,6 +124,16 @@ export class Matcher {
   }
 
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
+    const program = this.#program;
+    if (rule >= program.contextBase) {
+      this.#ctxEnd[rule - program.contextBase] = end;
+      return;
+    }
+    // A match overlapping this candidate starts after `start - maxLength` and needs a context word
+    // ending within `context.before` of its start: if the latest word ended before that, none did.
+    // (The latest word may end past the candidate; that only lets it through.)
+    const screen = program.rules[rule]!.contextScreen;
+    if (screen > 0 && this.#ctxEnd[rule]! <= start - screen) return;
     const gs = this.#groupStart[rule]!;
     if (gs >= 0) {
       const ge = this.#groupEnd[rule]!;
@@ -145,6 +185,7 @@ export class Matcher {
     const margin = rule.maxLength + rule.reach;
     const ws = Math.max(this.#bufStart, g.start - margin);
     const we = Math.min(this.#end, g.end + margin);
+    if (rule.screen >= 0 && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     if (!rule.checks.mayMatch(text)) return;
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
@@ -172,6 +213,52 @@ export class Matcher {
       this.#record(rule.index, text.slice(m.groupStart, m.groupEnd), ws + m.groupStart, ws + m.groupEnd);
       if (this.findingsTruncated) return;
     }
+  }
+
+  /**
+   * False when no alternative of the screen matches starting in [from, to): then the rule, one of
+   * the alternatives, has no match there either. Its matches that overlap the group start in that
+   * range and end before `need`, so the region searched must hold [from, need) with the rule's
+   * margin around it (`ws`/`we`, its own window) for a match to look the same in both. Regions are
+   * reused across the groups and rules they cover and only ever answer "may match" when unsure.
+   */
+  #screenPasses(screen: number, from: number, to: number, ws: number, we: number): boolean {
+    // Regions sit on a grid (block k covers [k·span, (k+1)·span + pad)), so groups of different
+    // rules in one stretch of text share one region instead of each starting its own.
+    const k = Math.floor(ws / kScreenSpan);
+    const cache = this.#screens[screen]!;
+    let region = cache.find((r) => r.block === k && r.start <= ws && r.end >= we);
+    if (region === undefined) {
+      const rs = Math.max(this.#bufStart, k * kScreenSpan);
+      region = this.#runScreen(screen, k, rs, Math.max(we, Math.min(this.#end, (k + 1) * kScreenSpan + kScreenPad)));
+      const i = cache.findIndex((r) => r.block === k);
+      if (i >= 0) cache[i] = region;
+      else {
+        if (cache.length >= 4) cache.shift();
+        cache.push(region);
+      }
+    }
+    for (const p of region.starts) {
+      if (p >= to) return false;
+      if (p >= from) return true;
+    }
+    return region.full;
+  }
+
+  #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
+    const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
+    const pattern = this.#program.screens[screen]!.pattern;
+    const starts: number[] = [];
+    let from = 0;
+    while (from <= text.length) {
+      if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
+      const m = pattern.exec(text, from);
+      if (m === null) break;
+      // Every start is listed (not only non-overlapping matches): resume one past this one.
+      starts.push(rs + m.start);
+      from = m.start + 1;
+    }
+    return { block, start: rs, end: re, starts, full: false };
   }
 
   #record(ruleIndex: number, value: string, start: number, end: number): void {

@@ -8,6 +8,11 @@
 
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
 export type EmitCandidate = (rule: number, start: number, end: number) => void;
+/**
+ * Called once per digit run or token that fires at least one rule: the span and the rules it fires
+ * (`rules[0..count)`, in ascending trigger order; the array is reused, copy what you keep).
+ */
+export type EmitSpan = (start: number, end: number, rules: Int32Array, count: number) => void;
 
 export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
@@ -42,6 +47,12 @@ export class PrefilterTables {
   readonly maxTokenLen: number;
   /** Per token length, the token rules whose length range holds it (most lengths have none). */
   readonly tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
+  /** Fewest digits any digit rule needs: shorter runs (most of them) are dropped at once. */
+  readonly minDigits: number;
+  /** Per separator set, the fewest digits one of its rules needs. */
+  readonly setMin: Int32Array;
+  /** Number of rules (sizes the span buffer). */
+  readonly ruleCount: number;
 
   constructor(spec: PrefilterSpec) {
     // Aho-Corasick trie over lower-cased keywords.
@@ -136,6 +147,10 @@ export class PrefilterTables {
     this.tokenRules = spec.tokens;
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
     this.tokenByLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
+    this.minDigits = this.digitRules.reduce((m, d) => Math.min(m, d.min), Number.MAX_SAFE_INTEGER);
+    this.setMin = Int32Array.from(this.setRules, (idx) => idx.reduce((m, i) => Math.min(m, this.digitRules[i]!.min), 0x7fffffff));
+    const all = [...spec.keywords.map((k) => k.rule), ...spec.digits.map((d) => d.rule), ...spec.tokens.map((t) => t.rule)];
+    this.ruleCount = all.reduce((m, r) => Math.max(m, r + 1), 0);
   }
 
 }
@@ -154,6 +169,8 @@ export class Prefilter {
   readonly #fired: Uint8Array;
   readonly #sepBit: Uint8Array;
   readonly #setMasks: Uint8Array;
+  readonly #setMin: Int32Array;
+  readonly #minDigits: number;
   /**
    * Per separator set: the run's digit count when the set's current sub-run began (its length is
    * then `runDigits - subStart[j]`), so a digit costs nothing per set.
@@ -161,6 +178,8 @@ export class Prefilter {
   readonly #subStart: Int32Array;
   readonly #maxTokenLen: number;
   readonly #tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
+  /** The rules one span fires, handed to `EmitSpan` (reused). */
+  readonly #span: Int32Array;
 
   // Streaming state.
   #st = 0;
@@ -170,6 +189,9 @@ export class Prefilter {
   #runEnd = 0;
   #runSep = false;
   #runPiece = false;
+  /** subStart/fired hold values of an earlier run: reset them lazily (most runs never touch them). */
+  #subDirty = false;
+  #firedDirty = false;
   #tokStart = -1;
   #tokDigit = false;
   #tokLetter = false;
@@ -185,11 +207,14 @@ export class Prefilter {
     this.#digitRules = t.digitRules;
     this.#sepBit = t.sepBit;
     this.#setMasks = t.setMasks;
+    this.#setMin = t.setMin;
+    this.#minDigits = t.minDigits;
     this.#subStart = new Int32Array(t.setMasks.length);
     this.#setRules = t.setRules;
     this.#fired = new Uint8Array(t.digitRules.length);
     this.#maxTokenLen = t.maxTokenLen;
     this.#tokenByLen = t.tokenByLen;
+    this.#span = new Int32Array(Math.max(1, t.ruleCount));
   }
 
   /** No trigger reported in the future can start before this position. */
@@ -200,13 +225,21 @@ export class Prefilter {
     return m;
   }
 
-  scan(text: string, emit: EmitCandidate): void {
+  /**
+   * Scans the next piece of text. Keyword hits go to `emit`; digit runs and tokens go to `emitSpan`
+   * once per span with all the rules they fire (the matcher gates them together), or, without
+   * `emitSpan`, to `emit` rule by rule.
+   */
+  scan(text: string, emit: EmitCandidate, emitSpan: EmitSpan = perRule(emit)): void {
     // The hot loop: all state in locals, one table lookup per tracker per character, calls only on
-    // events (a keyword ends, a run or token ends). Written out by hand because this loop is the
-    // engine's floor on throughput.
+    // events (a keyword ends, a long enough run or token ends). Written out by hand because this loop
+    // is the engine's floor on throughput.
     const delta = this.#delta;
     const hasOut = this.#hasOut;
     const cls = this.#cls;
+    const tokenByLen = this.#tokenByLen;
+    const maxTok = this.#maxTokenLen;
+    const minDigits = this.#minDigits;
     const base = this.#pos;
     const n = text.length;
     let st = this.#st;
@@ -219,26 +252,25 @@ export class Prefilter {
     let tokLetter = this.#tokLetter;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
-      const col = c < kCols ? c : 0;
+      const col = c < kCols ? c : foldColumn(c);
       st = delta[st * kCols + col]!;
       if (hasOut[st] !== 0) this.#emitKeywords(st, base + i + 1, emit);
-      const k = cls[col]!;
-      if (k === 0) {
-        if (tokStart >= 0) {
-          this.#tokDigit = tokDigit;
-          this.#tokLetter = tokLetter;
-          this.#endToken(tokStart, base + i, emit);
-          tokStart = -1;
+      const k = c < kCols ? cls[c]! : 0;
+      if (k === kLetter) {
+        if (tokStart < 0) {
+          tokStart = base + i;
+          tokDigit = false;
         }
+        tokLetter = true;
         if (runStart >= 0) {
-          this.#flushRun(runStart, runEnd, runDigits, emit);
+          if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
           runStart = -1;
           runSep = false;
         }
         continue;
       }
-      const g = base + i;
       if (k === kDigit) {
+        const g = base + i;
         if (tokStart < 0) {
           tokStart = g;
           tokLetter = false;
@@ -248,58 +280,45 @@ export class Prefilter {
           runStart = g;
           runDigits = 0;
           this.#runPiece = false;
-          this.#subStart.fill(0);
-          this.#fired.fill(0);
+          this.#resetRun();
         }
         runDigits++;
         runEnd = g + 1;
         runSep = false;
         if (runEnd - runStart >= kMaxRunSpan) {
           // Report this piece now and go on with the next one: windows stay bounded.
-          this.#flushRun(runStart, runEnd, runDigits, emit);
+          this.#flushRun(runStart, runEnd, runDigits, emitSpan);
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
-          this.#subStart.fill(0);
-          this.#fired.fill(0);
+          this.#resetRun();
         }
-      } else if (k === kLetter) {
-        if (tokStart < 0) {
-          tokStart = g;
-          tokDigit = false;
-        }
-        tokLetter = true;
-        if (runStart >= 0) {
-          this.#flushRun(runStart, runEnd, runDigits, emit);
-          runStart = -1;
-          runSep = false;
-        }
-      } else {
-        // A separator: ends a token; continues a digit run only right after a digit, once.
-        if (tokStart >= 0) {
-          this.#tokDigit = tokDigit;
-          this.#tokLetter = tokLetter;
-          this.#endToken(tokStart, g, emit);
-          tokStart = -1;
-        }
-        if (runStart >= 0) {
-          if (!runSep && runEnd === g) {
-            runSep = true;
-            // A separator outside a set ends that set's sub-run.
-            const bit = this.#sepBit[col]!;
-            const sub = this.#subStart;
-            for (let j = 0; j < sub.length; j++) {
-              if ((this.#setMasks[j]! & bit) === 0) {
-                this.#endSubRun(j, runDigits);
-                sub[j] = runDigits;
-              }
-            }
-          } else {
-            this.#flushRun(runStart, runEnd, runDigits, emit);
-            runStart = -1;
-            runSep = false;
+        continue;
+      }
+      // Neither letter nor digit: ends a token (a separator too)…
+      if (tokStart >= 0) {
+        const len = base + i - tokStart;
+        if (len <= maxTok && tokenByLen[len]!.length > 0) this.#endToken(tokStart, base + i, tokDigit, tokLetter, emitSpan);
+        tokStart = -1;
+      }
+      if (runStart < 0) continue;
+      // …and a digit run, unless it is a separator right after a digit (once).
+      if (k === kSep && !runSep && runEnd === base + i) {
+        runSep = true;
+        // A separator outside a set ends that set's sub-run.
+        const bit = this.#sepBit[col]!;
+        const sub = this.#subStart;
+        for (let j = 0; j < sub.length; j++) {
+          if ((this.#setMasks[j]! & bit) === 0) {
+            if (runDigits - sub[j]! >= this.#setMin[j]!) this.#endSubRun(j, runDigits);
+            sub[j] = runDigits;
+            this.#subDirty = true;
           }
         }
+      } else {
+        if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
+        runStart = -1;
+        runSep = false;
       }
     }
     this.#st = st;
@@ -314,10 +333,25 @@ export class Prefilter {
   }
 
   /** End of text: report the run and token in progress. */
-  finish(emit: EmitCandidate): void {
-    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
+  finish(emit: EmitCandidate, emitSpan: EmitSpan = perRule(emit)): void {
+    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emitSpan);
     this.#runStart = -1;
-    if (this.#tokStart >= 0) this.#endToken(this.#tokStart, this.#pos, emit);
+    if (this.#tokStart >= 0) {
+      const len = this.#pos - this.#tokStart;
+      if (len <= this.#maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emitSpan);
+    }
+    this.#tokStart = -1;
+  }
+
+  #resetRun(): void {
+    if (this.#subDirty) {
+      this.#subStart.fill(0);
+      this.#subDirty = false;
+    }
+    if (this.#firedDirty) {
+      this.#fired.fill(0);
+      this.#firedDirty = false;
+    }
   }
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
@@ -326,17 +360,21 @@ export class Prefilter {
     }
   }
 
-  #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
+  #flushRun(s: number, e: number, digits: number, emitSpan: EmitSpan): void {
     if (e <= s) return;
     const piece = this.#runPiece;
-    for (let j = 0; j < this.#subStart.length; j++) this.#endSubRun(j, digits);
+    const sub = this.#subStart;
+    for (let j = 0; j < sub.length; j++) if (digits - sub[j]! >= this.#setMin[j]!) this.#endSubRun(j, digits);
     const rules = this.#digitRules;
+    const span = this.#span;
+    let count = 0;
     for (let i = 0; i < rules.length; i++) {
       const d = rules[i]!;
       if (!piece && d.min > digits) break;
       if (!piece && this.#fired[i] === 0) continue;
-      emit(d.rule, s, e);
+      span[count++] = d.rule;
     }
+    if (count > 0) emitSpan(s, e, span, count);
   }
 
   /** A sub-run of separator set j ended: mark the set's rules whose digit range it fits. */
@@ -345,20 +383,39 @@ export class Prefilter {
     if (c === 0) return;
     for (const i of this.#setRules[j]!) {
       const d = this.#digitRules[i]!;
-      if (c >= d.min && c <= d.max) this.#fired[i] = 1;
+      if (c >= d.min && c <= d.max) {
+        this.#fired[i] = 1;
+        this.#firedDirty = true;
+      }
     }
   }
 
-  #endToken(s: number, end: number, emit: EmitCandidate): void {
-    this.#tokStart = -1;
-    const len = end - s;
-    if (len > this.#maxTokenLen) return;
-    const rules = this.#tokenByLen[len]!;
-    if (rules.length === 0) return;
+  #endToken(s: number, end: number, hasDigit: boolean, hasLetter: boolean, emitSpan: EmitSpan): void {
+    const rules = this.#tokenByLen[end - s]!;
+    const span = this.#span;
+    let count = 0;
     for (const t of rules) {
-      if (t.needsDigit && !this.#tokDigit) continue;
-      if (t.needsLetter && !this.#tokLetter) continue;
-      emit(t.rule, s, end);
+      if (t.needsDigit && !hasDigit) continue;
+      if (t.needsLetter && !hasLetter) continue;
+      span[count++] = t.rule;
     }
+    if (count > 0) emitSpan(s, end, span, count);
   }
+}
+
+/**
+ * The column of a non-ASCII character. Keyword matching folds case as `String#toLowerCase` does where
+ * that yields ASCII: only the Kelvin sign (U+212A) lower-cases to an ASCII letter (`k`), so context
+ * words seen here are exactly those the checks see in lower-cased text. Every other non-ASCII
+ * character is column 0 (not a letter, digit or separator for the run and token trackers either).
+ */
+function foldColumn(c: number): number {
+  return c === 0x212a ? 107 : 0;
+}
+
+/** Spreads a span over `emit`, one call per rule. */
+function perRule(emit: EmitCandidate): EmitSpan {
+  return (start, end, rules, count) => {
+    for (let i = 0; i < count; i++) emit(rules[i]!, start, end);
+  };
 }

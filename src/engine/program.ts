@@ -1,6 +1,7 @@
 import type { RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, type MatchChecks } from './checks.js';
+import { screenOf } from './screens.js';
 import { Prefilter, PrefilterTables, type PrefilterSpec } from './prefilter.js';
 import type { CompiledPattern, RegexBackend } from './backend/index.js';
 
@@ -14,6 +15,20 @@ export interface CompiledRule {
   readonly maxLength: number;
   /** Characters of context each side beyond maxLength (context words, boundary character). */
   readonly reach: number;
+  /**
+   * For a digit or token rule whose context words all come before the match and are ASCII: how far
+   * before a candidate's start the last context word must end for the candidate to be worth a
+   * pattern call (`maxLength + context.before`); 0 when candidates are not screened this way.
+   */
+  readonly contextScreen: number;
+  /** Index into `Program.screens` of the rule's screen (see src/engine/screens.ts), or -1. */
+  readonly screen: number;
+}
+
+/** One alternation of the patterns of the rules that share a screen (see src/engine/screens.ts). */
+export interface Screen {
+  readonly name: string;
+  readonly pattern: CompiledPattern;
 }
 
 /**
@@ -26,10 +41,34 @@ export interface Program {
   readonly backend: RegexBackend;
   /** Largest window margin of any rule: how far back text must be kept. */
   readonly maxReach: number;
+  /**
+   * Context words are keywords of the shared pass too, reported as rule index `contextBase + rule`
+   * (so the matcher tells them from triggers without a second callback).
+   */
+  readonly contextBase: number;
+  readonly screens: readonly Screen[];
   newPrefilter(): Prefilter;
 }
 
 export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend): Program {
+  // A screen of one rule would only add a call. Case-insensitive members are wrapped in RE2's
+  // `(?i:…)`, which V8 lacks: the V8 backend (the conformance reference, never the scanning path)
+  // runs without screens, which changes nothing but speed.
+  const screenMembers = new Map<string, RuleDef[]>();
+  if (backend.name !== 'v8') {
+    for (const def of defs) {
+      const name = screenOf(def.id);
+      if (name !== undefined) screenMembers.set(name, [...(screenMembers.get(name) ?? []), def]);
+    }
+  }
+  const screens: Screen[] = [];
+  const screenIndex = new Map<string, number>();
+  for (const [name, members] of screenMembers) {
+    if (members.length < 2) continue;
+    screenIndex.set(name, screens.length);
+    const source = members.map((d) => (d.ignoreCase === true ? `(?i:${d.pattern})` : `(?:${d.pattern})`)).join('|');
+    screens.push({ name, pattern: backend.compile(source, false, 0) });
+  }
   const rules: CompiledRule[] = defs.map((def, index) => ({
     def,
     index,
@@ -38,6 +77,8 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     checks: compileChecks(def),
     maxLength: def.maxLength,
     reach: contextReach(def),
+    contextScreen: screensByContext(def) ? def.maxLength + def.context!.before : 0,
+    screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
   }));
   const spec: { keywords: PrefilterSpec['keywords'][number][]; digits: PrefilterSpec['digits'][number][]; tokens: PrefilterSpec['tokens'][number][] } = {
     keywords: [],
@@ -59,7 +100,23 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
         needsLetter: t.token.needsLetter ?? false,
       });
   }
+  const contextBase = rules.length;
+  for (const r of rules) if (r.contextScreen > 0) for (const w of r.def.context!.words) spec.keywords.push({ text: w, rule: contextBase + r.index });
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
-  return { rules, spec, backend, maxReach, newPrefilter: () => new Prefilter(tables) };
+  return { rules, spec, backend, maxReach, contextBase, screens, newPrefilter: () => new Prefilter(tables) };
+}
+
+/**
+ * Digit and token rules fire on most numbers of a page; those that also need a context word before
+ * the match (Presidio-style) are screened at the candidate: no context word ended recently, no
+ * window. Keyword rules are few per body and keep the window-level check, as do rules with context
+ * after the match (not yet seen when the candidate comes) or with non-ASCII words (the shared pass
+ * folds ASCII case only; see `foldColumn` in the prefilter for the one non-ASCII fold it knows).
+ */
+function screensByContext(def: RuleDef): boolean {
+  const ctx = def.context;
+  if (ctx === undefined || 'keywords' in def.trigger) return false;
+  if ((ctx.after ?? 0) > 0) return false;
+  return ctx.words.every((w) => w.length > 0 && /^[\x01-\x7f]+$/.test(w));
 }
