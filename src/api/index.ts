@@ -1,0 +1,12 @@
+/**
+ * The Rulesets API over HTTP (Cloudflare v4 compatible): `startApiServer` for the API alone,
+ * `createApiHandler` to mount it beside other handlers (as `leakscan serve` does), and the token store.
+ * @example
+ * import { startApiServer } from './api/index.js';
+ * const api = await startApiServer({ dataDir: '.leakscan' });
+ * // new Cloudflare({ baseURL: api.url, apiToken: api.admin.token })
+ */
+export { startApiServer, openApi, type ApiServer, type ApiServerOptions } from './server.js';
+export { createApiHandler, kApiPrefix, kMaxBodyBytes, type ApiDeps } from './handler.js';
+export { TokenStore, ensureAdminToken, kTokenPattern, type TokenInfo, type TokenPermission } from './tokens.js';
+export { matchRoute } from './routes.js';

@@ -1,0 +1,277 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Cloudflare from 'cloudflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer } from '../../src/api/index.js';
+import { scannerOptionsFor, type Ruleset } from '../../src/rulesets/index.js';
+import { createScanner, managedRuleset } from '../../src/index.js';
+
+// The official SDK (cloudflare@7.3.0, pinned in devDependencies) against a running server.
+const kManaged = managedRuleset.id;
+const kPhase = 'http_response_firewall_managed';
+const Z1 = '023e105f4ecef8ad9ca31a8372d0c353';
+const Z2 = '1b2c3d4e5f60718293a4b5c6d7e8f901';
+
+let dir: string;
+let api: ApiServer;
+let cf: Cloudflare;
+
+async function apiError(p: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { status: number; errors: { code: number; message: string }[] };
+    return { status: e.status, code: e.errors[0]!.code, message: e.errors[0]!.message };
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** What the zone's scanner finds in a body holding one SSN, one e-mail address and one Visa number. */
+async function findingsFor(zone: string, url: string): Promise<string[]> {
+  const { ruleIds } = await api.service.effectiveRules(zone, { request: { url }, response: { status: 200, headers: { 'content-type': 'application/json' } } });
+  if (ruleIds.length === 0) return [];
+  const scanner = await createScanner({ ...scannerOptionsFor(ruleIds), workers: 0 });
+  try {
+    const body = JSON.stringify({ ssn: '536-22-8726', email: 'jane.doe@example.org', card: '4111 1111 1111 1111' });
+    return [...new Set((await scanner.scan(body, { contentType: 'application/json' })).map((f) => f.ruleId))].sort();
+  } finally {
+    await scanner.close();
+  }
+}
+
+/** Some SDK 7.3.0 result types resolve to `unknown` under NodeNext (its .d.mts unions); the wire shape is ours. */
+const rs = async (p: Promise<unknown>): Promise<Ruleset> => (await p) as Ruleset;
+
+const executeRule = {
+  action: 'execute' as const,
+  action_parameters: { id: kManaged },
+  expression: 'true',
+  description: 'Execute the Cloudflare Sensitive Data Detection managed ruleset',
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'leakscan-api-'));
+  api = await startApiServer({ dataDir: dir, port: 0 });
+  cf = new Cloudflare({ baseURL: api.url, apiToken: api.admin.token, maxRetries: 0 });
+});
+
+afterAll(async () => {
+  await api?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('deployment procedure (spec A1–A3) with the official SDK', () => {
+  it('A1 404 then A3 creates the entry point; the zone then scans with the default rules', async () => {
+    expect(await findingsFor(Z1, 'https://example.com/')).toEqual([]);
+    const missing = await apiError(cf.rulesets.phases.get(kPhase, { zone_id: Z1 }));
+    expect(missing).toEqual({ status: 404, code: 10003, message: `could not find entrypoint ruleset in the ${kPhase} phase` });
+
+    const created = await rs(cf.rulesets.create({
+      zone_id: Z1,
+      name: 'My ruleset',
+      description: 'Entry point ruleset for WAF managed rulesets (response)',
+      kind: 'zone',
+      phase: kPhase,
+      rules: [executeRule],
+    }));
+    expect(created.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(created.version).toBe('1');
+    expect(created.kind).toBe('zone');
+    const rule = created.rules[0]!;
+    expect(rule.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(rule).toMatchObject({ version: '1', action: 'execute', expression: 'true', enabled: true, ref: rule.id });
+    expect(rule.action_parameters).toEqual({ id: kManaged, version: 'latest' });
+
+    const got = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    expect(got.id).toBe(created.id);
+    expect((got as unknown as { source: string }).source).toBe('firewall_managed');
+    // Default rules: SSN and card on, e-mail off by default.
+    expect(await findingsFor(Z1, 'https://example.com/')).toEqual(['card-visa', 'us-ssn']);
+  });
+
+  it('A1 200 then A2 appends the execute rule and raises the version', async () => {
+    const empty = await rs(cf.rulesets.phases.update(kPhase, { zone_id: Z2, rules: [] }));
+    expect(empty.version).toBe('1');
+    const a1 = await cf.rulesets.phases.get(kPhase, { zone_id: Z2 });
+    const logRule = await rs(cf.rulesets.rules.create(a1.id, { zone_id: Z2, action: 'log', expression: 'http.host eq "a.example"' }));
+    expect(logRule.version).toBe('2');
+    const a2 = await rs(cf.rulesets.rules.create(a1.id, { zone_id: Z2, ...executeRule }));
+    expect(a2.version).toBe('3');
+    expect(a2.rules.map((r) => r.action)).toEqual(['log', 'execute']);
+    expect(await findingsFor(Z2, 'https://example.com/')).toEqual(['card-visa', 'us-ssn']);
+  });
+
+  it('refuses a second entry point for the phase (20217) and an unknown managed ruleset', async () => {
+    const second = await apiError(cf.rulesets.create({ zone_id: Z1, name: 'again', kind: 'zone', phase: kPhase, rules: [] }));
+    expect(second).toMatchObject({ status: 400, code: 20217 });
+    expect(second.message).toContain('exceeded maximum number of zone rulesets for phase');
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const unknown = await apiError(
+      cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'execute', action_parameters: { id: 'ffffffffffffffffffffffffffffffff' }, expression: 'true' }),
+    );
+    expect(unknown).toMatchObject({ status: 400, code: 20007 });
+    expect((await cf.rulesets.phases.get(kPhase, { zone_id: Z1 })).version).toBe(ep.version);
+  });
+});
+
+describe('overrides, edits, order, versions and dry runs', () => {
+  it('overrides by tag and by rule change what the zone scans; other actions are refused', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const rule = ep.rules[0]!;
+    const edited = await rs(cf.rulesets.rules.edit(rule.id!, {
+      ruleset_id: ep.id,
+      zone_id: Z1,
+      action: 'execute',
+      action_parameters: {
+        id: kManaged,
+        overrides: { categories: [{ category: 'pii', enabled: false }], rules: [{ id: 'email-address', enabled: true }] },
+      },
+      expression: 'true',
+    }));
+    expect(edited.rules[0]!.version).toBe('2');
+    // pii is off by tag, but the rule override (higher precedence) turns e-mail on.
+    expect(await findingsFor(Z1, 'https://example.com/')).toEqual(['card-visa', 'email-address']);
+
+    const block = await apiError(
+      cf.rulesets.rules.edit(rule.id!, {
+        ruleset_id: ep.id,
+        zone_id: Z1,
+        action: 'execute',
+        action_parameters: { id: kManaged, overrides: { rules: [{ id: 'us-ssn', action: 'block' }] } },
+        expression: 'true',
+      }),
+    );
+    expect(block).toMatchObject({ status: 400, code: 20006 });
+    expect(block.message).toContain("'block' is not a valid value for action");
+    expect(await findingsFor(Z1, 'https://example.com/')).toEqual(['card-visa', 'email-address']);
+  });
+
+  it('a filter expression scopes the managed ruleset to matching requests', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    await cf.rulesets.rules.edit(ep.rules[0]!.id!, {
+      ruleset_id: ep.id,
+      zone_id: Z1,
+      action: 'execute',
+      action_parameters: { id: kManaged },
+      expression: 'starts_with(http.request.uri.path, "/api/") and http.response.code eq 200',
+    });
+    expect(await findingsFor(Z1, 'https://example.com/api/users')).toEqual(['card-visa', 'us-ssn']);
+    expect(await findingsFor(Z1, 'https://example.com/home')).toEqual([]);
+    const bad = await apiError(
+      cf.rulesets.rules.edit(ep.rules[0]!.id!, { ruleset_id: ep.id, zone_id: Z1, action: 'execute', action_parameters: { id: kManaged }, expression: 'http.hots eq "x"' }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.message).toContain('Filter parsing error (1:1)');
+  });
+
+  it('adds at a position, reorders without bumping the rule version, deletes', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const execId = ep.rules[0]!.id!;
+    const withLog = await rs(cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: 'true', description: 'first', position: { index: 1 } }));
+    expect(withLog.rules.map((r) => r.description)).toEqual(['first', ep.rules[0]!.description]);
+    const logId = withLog.rules[0]!.id!;
+    const moved = await rs(cf.rulesets.rules.edit(logId, { ruleset_id: ep.id, zone_id: Z1, position: { after: execId } } as never));
+    expect(moved.rules.map((r) => r.id)).toEqual([execId, logId]);
+    expect(moved.rules[1]!.version).toBe('1');
+    expect(Number(moved.version)).toBe(Number(withLog.version) + 1);
+    const outOfRange = await apiError(cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: 'true', position: { index: 9 } }));
+    expect(outOfRange).toMatchObject({ status: 400, code: 20009 });
+    const afterDelete = await rs(cf.rulesets.rules.delete(logId, { ruleset_id: ep.id, zone_id: Z1 }));
+    expect(afterDelete.rules.map((r) => r.id)).toEqual([execId]);
+  });
+
+  it('dry runs validate and answer null without changing anything', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const dry = await cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: 'true', dry_run: true });
+    expect(dry).toBeNull();
+    const still = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    expect(still.version).toBe(ep.version);
+    expect(still.rules).toHaveLength(ep.rules.length);
+    const invalid = await apiError(cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: '', dry_run: true }));
+    expect(invalid).toMatchObject({ status: 400, code: 20125 });
+  });
+
+  it('keeps every version readable, deletes old ones, never the current one', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const versions = [];
+    for await (const v of cf.rulesets.versions.list(ep.id, { zone_id: Z1 })) versions.push(v.version);
+    expect(versions).toEqual(Array.from({ length: Number(ep.version) }, (_, i) => String(i + 1)));
+    const v1 = await cf.rulesets.versions.get('1', { ruleset_id: ep.id, zone_id: Z1 });
+    expect(v1.rules[0]!.expression).toBe('true');
+    expect(v1.rules[0]!.action_parameters).toEqual({ id: kManaged, version: 'latest' });
+    await cf.rulesets.versions.delete('1', { ruleset_id: ep.id, zone_id: Z1 });
+    expect((await apiError(cf.rulesets.versions.get('1', { ruleset_id: ep.id, zone_id: Z1 }))).status).toBe(404);
+    const current = await apiError(cf.rulesets.versions.delete(ep.version, { ruleset_id: ep.id, zone_id: Z1 }));
+    expect(current).toMatchObject({ status: 400, code: 20015 });
+    const epVersions = [];
+    for await (const v of cf.rulesets.phases.versions.list(kPhase, { zone_id: Z1 })) epVersions.push(v.version);
+    expect(epVersions).toEqual(versions.slice(1));
+  });
+
+  it('reads the managed ruleset with its rules and tags, lists and deletes rulesets', async () => {
+    const managed = await cf.rulesets.get(kManaged, { zone_id: Z1 });
+    expect(managed.kind).toBe('managed');
+    expect(managed.rules).toHaveLength(managedRuleset.rules.length);
+    const ssn = managed.rules.find((r) => r.id === 'us-ssn')!;
+    expect(ssn.categories).toEqual(expect.arrayContaining(['pii', 'us']));
+    expect(ssn.enabled).toBe(true);
+    expect(managed.rules.find((r) => r.id === 'email-address')!.enabled).toBe(false);
+
+    const custom = await rs(cf.rulesets.create({ zone_id: Z1, name: 'extra', kind: 'custom', phase: kPhase, rules: [] }));
+    const listed = [];
+    for await (const r of cf.rulesets.list({ zone_id: Z1 })) listed.push(r.kind);
+    expect(listed.sort()).toEqual(['custom', 'managed', 'zone']);
+    const updated = await rs(cf.rulesets.update(custom.id, { zone_id: Z1, description: 'changed', rules: [] }));
+    expect(updated).toMatchObject({ version: '2', description: 'changed' });
+    await cf.rulesets.delete(custom.id, { zone_id: Z1 });
+    expect((await apiError(cf.rulesets.get(custom.id, { zone_id: Z1 }))).status).toBe(404);
+  });
+
+  it('survives a restart: the state is in the data directory', async () => {
+    const before = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    await api.close();
+    api = await startApiServer({ dataDir: dir, port: 0 });
+    expect(api.admin.created).toBe(false);
+    cf = new Cloudflare({ baseURL: api.url, apiToken: api.admin.token, maxRetries: 0 });
+    const after = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    expect(after).toEqual(before);
+  });
+});
+
+describe('authentication', () => {
+  const raw = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, init).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; errors: { code: number; error_chain?: { code: number }[] }[] } }));
+  const ep = `/zones/${Z1}/rulesets/phases/${kPhase}/entrypoint`;
+
+  it('answers 400/6003 to a malformed header, 403/10000 to a bad token, 400/9106 to none', async () => {
+    const malformed = await raw(ep, { headers: { authorization: 'Bearer' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6111 }] });
+    const bad = await raw(ep, { headers: { authorization: `Bearer ${'x'.repeat(40)}` } });
+    expect(bad).toMatchObject({ status: 403, body: { success: false, errors: [{ code: 10000 }] } });
+    expect((await raw(ep)).body.errors[0]!.code).toBe(9106);
+  });
+
+  it('scopes tokens to zones and permissions', async () => {
+    const { token: reader } = await api.tokens.create({ name: 'reader', zones: [Z1], permission: 'read' });
+    const readCf = new Cloudflare({ baseURL: api.url, apiToken: reader, maxRetries: 0 });
+    expect((await readCf.rulesets.phases.get(kPhase, { zone_id: Z1 })).kind).toBe('zone');
+    expect(await apiError(readCf.rulesets.phases.get(kPhase, { zone_id: Z2 }))).toMatchObject({ status: 403, code: 10000 });
+    expect(await apiError(readCf.rulesets.phases.update(kPhase, { zone_id: Z1, rules: [] }))).toMatchObject({ status: 403, code: 10000 });
+  });
+
+  it('answers v4 errors to bad ids, unknown routes and bodies that are not JSON', async () => {
+    const h = { authorization: `Bearer ${api.admin.token}`, 'content-type': 'application/json' };
+    const badId = await raw(`/zones/${Z1}/rulesets/not-an-id`, { headers: h });
+    expect(badId.status).toBe(400);
+    expect(badId.body.errors.map((e) => e.code)).toEqual([7003, 7000]);
+    expect((await raw('/nowhere', { headers: h })).body.errors[0]!.code).toBe(7000);
+    const notJson = await raw(`/zones/${Z1}/rulesets`, { method: 'POST', headers: h, body: '{"name":' });
+    expect(notJson).toMatchObject({ status: 400, body: { errors: [{ code: 20001 }] } });
+    const unknownField = await raw(ep, { method: 'PUT', headers: h, body: JSON.stringify({ kind: 'zone', rules: [] }) });
+    expect(unknownField.status).toBe(400);
+    expect(JSON.stringify(unknownField.body)).toContain('invalid JSON: unknown field \\"kind\\"');
+    const dry = await raw(`${ep}?dry_run=yes`, { method: 'PUT', headers: h, body: JSON.stringify({ rules: [] }) });
+    expect(dry).toMatchObject({ status: 400, body: { errors: [{ code: 20017 }] } });
+  });
+});
