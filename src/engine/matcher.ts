@@ -74,6 +74,10 @@ export class Matcher {
   readonly #screens: ScreenRegion[][];
   #waiting: Group[] = [];
   #buf = '';
+  /** `#buf` as bytes (one per character; exact where the text is ASCII), for `execAscii`. */
+  #bytes: Buffer = Buffer.alloc(0);
+  /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
+  #nonAscii: number[] = [];
   #bufStart = 0;
   #off: Int32Array = new Int32Array(1);
   readonly findings: Finding[] = [];
@@ -121,6 +125,15 @@ export class Matcher {
     off.set(seg.offsets, keep);
     this.#off = off;
     this.#buf = keep === 0 ? seg.text : this.#buf + seg.text;
+    const t = seg.text;
+    const bytes = Buffer.allocUnsafe(keep + t.length);
+    this.#bytes.copy(bytes, 0, 0, keep);
+    bytes.write(t, keep, 'latin1');
+    this.#bytes = bytes;
+    if (Buffer.byteLength(t, 'utf8') !== t.length) {
+      const at = this.#bufStart + keep;
+      for (const m of t.matchAll(/[^\x00-\x7f]/g)) this.#nonAscii.push(at + m.index);
+    }
   }
 
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
@@ -188,6 +201,8 @@ export class Matcher {
     if (rule.screen >= 0 && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     if (!rule.checks.mayMatch(text)) return;
+    const ascii = rule.pattern.execAscii !== undefined && this.#isAscii(ws, we);
+    const bytes = ascii ? this.#bytes.subarray(ws - this.#bufStart, we - this.#bufStart) : null;
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
@@ -196,7 +211,7 @@ export class Matcher {
         this.windowsCut++;
         return;
       }
-      const m = rule.pattern.exec(text, from);
+      const m = ascii ? rule.pattern.execAscii!(bytes!, from) : rule.pattern.exec(text, from);
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
@@ -248,17 +263,33 @@ export class Matcher {
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
     const pattern = this.#program.screens[screen]!.pattern;
+    const ascii = pattern.execAscii !== undefined && this.#isAscii(rs, re);
+    const bytes = ascii ? this.#bytes.subarray(rs - this.#bufStart, re - this.#bufStart) : null;
     const starts: number[] = [];
     let from = 0;
     while (from <= text.length) {
       if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
-      const m = pattern.exec(text, from);
+      const m = ascii ? pattern.execAscii!(bytes!, from) : pattern.exec(text, from);
       if (m === null) break;
       // Every start is listed (not only non-overlapping matches): resume one past this one.
       starts.push(rs + m.start);
       from = m.start + 1;
     }
     return { block, start: rs, end: re, starts, full: false };
+  }
+
+  /** True when [start, end) holds no non-ASCII character (so `#bytes` there is the text). */
+  #isAscii(start: number, end: number): boolean {
+    const na = this.#nonAscii;
+    if (na.length === 0) return true;
+    let lo = 0;
+    let hi = na.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (na[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === na.length || na[lo]! >= end;
   }
 
   #record(ruleIndex: number, value: string, start: number, end: number): void {
@@ -293,7 +324,14 @@ export class Matcher {
     const drop = keepFrom - this.#bufStart;
     if (drop < kCompactSlack) return;
     this.#buf = this.#buf.slice(drop);
+    this.#bytes = this.#bytes.subarray(drop);
     this.#off = this.#off.slice(drop);
+    const na = this.#nonAscii;
+    if (na.length > 0 && na[0]! < this.#bufStart + drop) {
+      let k = 0;
+      while (k < na.length && na[k]! < this.#bufStart + drop) k++;
+      this.#nonAscii = na.slice(k);
+    }
     this.#bufStart += drop;
   }
 }

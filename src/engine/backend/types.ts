@@ -10,6 +10,11 @@ export interface PatternMatch {
 export interface CompiledPattern {
   /** The leftmost match starting at or after `from`, or null. */
   exec(text: string, from: number): PatternMatch | null;
+  /**
+   * The same over text given as bytes, for text known to be ASCII (so byte and UTF-16 indices are
+   * equal). Optional: a backend that gains nothing from bytes leaves it out.
+   */
+  execAscii?(bytes: Uint8Array, from: number): PatternMatch | null;
 }
 
 /**
