@@ -195,9 +195,9 @@ export class Matcher {
 
   #confirm(g: Group): void {
     const rule = this.#program.rules[g.rule]!;
-    const margin = rule.maxLength + rule.reach;
-    const ws = Math.max(this.#bufStart, g.start - margin);
-    const we = Math.min(this.#end, g.end + margin);
+    // A match overlapping the group starts at most `lead` before it and ends at most maxLength after.
+    const ws = Math.max(this.#bufStart, g.start - rule.lead - rule.reach);
+    const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
     if (rule.screen >= 0 && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     if (!rule.checks.mayMatch(text)) return;

@@ -240,6 +240,11 @@ export class Prefilter {
     const tokenByLen = this.#tokenByLen;
     const maxTok = this.#maxTokenLen;
     const minDigits = this.#minDigits;
+    const sepBit = this.#sepBit;
+    const setMasks = this.#setMasks;
+    const setMin = this.#setMin;
+    const sub = this.#subStart;
+    const sets = sub.length;
     const base = this.#pos;
     const n = text.length;
     let st = this.#st;
@@ -306,15 +311,16 @@ export class Prefilter {
       if (k === kSep && !runSep && runEnd === base + i) {
         runSep = true;
         // A separator outside a set ends that set's sub-run.
-        const bit = this.#sepBit[col]!;
-        const sub = this.#subStart;
-        for (let j = 0; j < sub.length; j++) {
-          if ((this.#setMasks[j]! & bit) === 0) {
-            if (runDigits - sub[j]! >= this.#setMin[j]!) this.#endSubRun(j, runDigits);
+        const bit = sepBit[col]!;
+        let dirty = false;
+        for (let j = 0; j < sets; j++) {
+          if ((setMasks[j]! & bit) === 0) {
+            if (runDigits - sub[j]! >= setMin[j]!) this.#endSubRun(j, runDigits);
             sub[j] = runDigits;
-            this.#subDirty = true;
+            dirty = true;
           }
         }
+        if (dirty) this.#subDirty = true;
       } else {
         if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
         runStart = -1;

@@ -13,6 +13,8 @@ export interface CompiledRule {
   readonly pattern: CompiledPattern;
   readonly checks: MatchChecks;
   readonly maxLength: number;
+  /** How far before its first trigger a match can start (`RuleDef.lead`, default maxLength). */
+  readonly lead: number;
   /** Characters of context each side beyond maxLength (context words, boundary character). */
   readonly reach: number;
   /**
@@ -76,6 +78,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     pattern: backend.compile(def.pattern, def.ignoreCase === true, def.group ?? 0),
     checks: compileChecks(def),
     maxLength: def.maxLength,
+    lead: Math.min(def.lead ?? def.maxLength, def.maxLength),
     reach: contextReach(def),
     contextScreen: screensByContext(def) ? def.maxLength + def.context!.before : 0,
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,

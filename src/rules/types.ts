@@ -80,6 +80,13 @@ export interface RuleDef {
    */
   readonly maxLength: number;
   /**
+   * At most how many characters a match can start before the first trigger occurrence it overlaps
+   * (default: `maxLength`). A rule whose keyword is its match's own prefix (`eyJ` of a JWT) sets 0,
+   * so its window does not reach `maxLength` back for nothing; test/engine/lead.test.ts checks the
+   * claim on every example.
+   */
+  readonly lead?: number;
+  /**
    * Characters that must NOT touch the whole match on each side, as the body of a character class
    * (`'A-Za-z0-9'`). Default `'A-Za-z0-9'` on both sides; `''` disables the check on that side.
    */

@@ -78,6 +78,8 @@ export const cryptoRules: readonly RuleDef[] = [
     // unbounded (JWTs with many claims reach several KB); the engine's window bounds it.
     pattern: String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{20,}`,
     maxLength: 8192,
+    // Every JWT starts with its header's `eyJ`, the trigger.
+    lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     validate: signedJwt,
     note: "Supabase `anon` keys (iss supabase, role anon) are skipped: they are published in browser code by design. jwt.io's sample token is a known sample.",
@@ -110,6 +112,8 @@ export const cryptoRules: readonly RuleDef[] = [
     trigger: { keywords: ['eyJ'] },
     pattern: String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.`,
     maxLength: 8192,
+    // Every JWT starts with its header's `eyJ`, the trigger.
+    lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     validate: unsignedJwt,
     examples: {
@@ -140,6 +144,8 @@ export const cryptoRules: readonly RuleDef[] = [
     // by the engine's window; separator and chunk alphabets are disjoint, so matching stays linear.
     pattern: pemPattern(),
     maxLength: 8192,
+    // `-----BEGIN` and at most 30 characters of key type come before `PRIVATE KEY-----`.
+    lead: 40,
     boundary: { left: '', right: '' },
     // The body is random base64, where short placeholder words occur by chance; checked below instead.
     suppressPlaceholders: false,

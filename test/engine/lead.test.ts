@@ -1,0 +1,52 @@
+/**
+ * `RuleDef.lead` narrows a rule's window on the left: it claims that a match never starts more than
+ * `lead` characters before the first trigger occurrence it overlaps. A wrong claim would silently
+ * lose findings, so it is checked on every whole match of the pattern (accepted by the checks or not)
+ * in the rule's examples, plus harder shapes written here.
+ */
+import { describe, expect, it } from 'vitest';
+import { allRuleDefs } from '../../src/rules/index.js';
+import { referenceTriggerSpans } from '../../src/rules/reference.js';
+import type { RuleDef } from '../../src/rules/types.js';
+
+const kExtra: Record<string, string[]> = {
+  'private-key': [
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----',
+    '-----BEGIN ENCRYPTED PRIVATE KEY-----\\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\\n-----END ENCRYPTED PRIVATE KEY-----',
+    '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n-----END PGP PRIVATE KEY BLOCK-----',
+  ],
+  jwt: ['x=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWxvbmctZW5vdWdoLXRvLXBhc3M'],
+};
+
+function wholeMatches(rule: RuleDef, text: string): Array<[number, number]> {
+  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'giu' : 'gu');
+  const out: Array<[number, number]> = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push([m.index, m.index + m[0].length]);
+    re.lastIndex = m.index + 1;
+  }
+  return out;
+}
+
+const withLead = allRuleDefs.filter((r) => r.lead !== undefined);
+
+describe('rules that declare a lead', () => {
+  it('exist (the engine relies on them for its long-window rules)', () => {
+    expect(withLead.map((r) => r.id)).toEqual(expect.arrayContaining(['jwt', 'private-key']));
+  });
+
+  it.each(withLead.map((r) => [r.id, r] as const))('%s: no match starts more than lead before its first trigger', (_id, rule) => {
+    const texts = [...rule.examples.positive, ...rule.examples.negative].map((e) => e.text).concat(kExtra[rule.id] ?? []);
+    let checked = 0;
+    for (const text of texts) {
+      const spans = referenceTriggerSpans(rule, text);
+      for (const [ms, me] of wholeMatches(rule, text)) {
+        const first = spans.find(([s, e]) => s < me && e > ms);
+        expect(first, `${rule.id}: a match without a trigger in ${JSON.stringify(text)}`).toBeDefined();
+        expect(first![0] - ms, `${rule.id} in ${JSON.stringify(text)}`).toBeLessThanOrEqual(rule.lead!);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
