@@ -189,9 +189,14 @@ export class Prefilter {
   #runEnd = 0;
   #runSep = false;
   #runPiece = false;
-  /** subStart/fired hold values of an earlier run: reset them lazily (most runs never touch them). */
-  #subDirty = false;
-  #firedDirty = false;
+  /**
+   * The separators of the run in progress, as (digits before it, its bit): sub-runs are worked out
+   * from them when the run ends, and only if it has enough digits for some rule (most runs are too
+   * short: times, prices, counters).
+   */
+  readonly #sepAt: Int32Array = new Int32Array(kMaxRunSpan);
+  readonly #sepBits: Uint8Array = new Uint8Array(kMaxRunSpan);
+  #seps = 0;
   #tokStart = -1;
   #tokDigit = false;
   #tokLetter = false;
@@ -241,10 +246,8 @@ export class Prefilter {
     const maxTok = this.#maxTokenLen;
     const minDigits = this.#minDigits;
     const sepBit = this.#sepBit;
-    const setMasks = this.#setMasks;
-    const setMin = this.#setMin;
-    const sub = this.#subStart;
-    const sets = sub.length;
+    const sepAt = this.#sepAt;
+    const sepBits = this.#sepBits;
     const base = this.#pos;
     const n = text.length;
     let st = this.#st;
@@ -285,7 +288,7 @@ export class Prefilter {
           runStart = g;
           runDigits = 0;
           this.#runPiece = false;
-          this.#resetRun();
+          this.#seps = 0;
         }
         runDigits++;
         runEnd = g + 1;
@@ -296,7 +299,7 @@ export class Prefilter {
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
-          this.#resetRun();
+          this.#seps = 0;
         }
         continue;
       }
@@ -310,17 +313,9 @@ export class Prefilter {
       // …and a digit run, unless it is a separator right after a digit (once).
       if (k === kSep && !runSep && runEnd === base + i) {
         runSep = true;
-        // A separator outside a set ends that set's sub-run.
-        const bit = sepBit[col]!;
-        let dirty = false;
-        for (let j = 0; j < sets; j++) {
-          if ((setMasks[j]! & bit) === 0) {
-            if (runDigits - sub[j]! >= setMin[j]!) this.#endSubRun(j, runDigits);
-            sub[j] = runDigits;
-            dirty = true;
-          }
-        }
-        if (dirty) this.#subDirty = true;
+        const k2 = this.#seps++;
+        sepAt[k2] = runDigits;
+        sepBits[k2] = sepBit[col]!;
       } else {
         if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
         runStart = -1;
@@ -349,17 +344,6 @@ export class Prefilter {
     this.#tokStart = -1;
   }
 
-  #resetRun(): void {
-    if (this.#subDirty) {
-      this.#subStart.fill(0);
-      this.#subDirty = false;
-    }
-    if (this.#firedDirty) {
-      this.#fired.fill(0);
-      this.#firedDirty = false;
-    }
-  }
-
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
     for (let j = this.#outStart[st]!; j < this.#outStart[st + 1]!; j++) {
       emit(this.#outRule[j]!, end - this.#outLen[j]!, end);
@@ -369,15 +353,32 @@ export class Prefilter {
   #flushRun(s: number, e: number, digits: number, emitSpan: EmitSpan): void {
     if (e <= s) return;
     const piece = this.#runPiece;
-    const sub = this.#subStart;
-    for (let j = 0; j < sub.length; j++) if (digits - sub[j]! >= this.#setMin[j]!) this.#endSubRun(j, digits);
     const rules = this.#digitRules;
+    const fired = this.#fired;
+    if (!piece) {
+      // Sub-runs per separator set: a separator outside a set ends that set's sub-run.
+      fired.fill(0);
+      const sub = this.#subStart;
+      sub.fill(0);
+      const masks = this.#setMasks;
+      const setMin = this.#setMin;
+      for (let k = 0; k < this.#seps; k++) {
+        const at = this.#sepAt[k]!;
+        const bit = this.#sepBits[k]!;
+        for (let j = 0; j < sub.length; j++) {
+          if ((masks[j]! & bit) !== 0) continue;
+          if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at);
+          sub[j] = at;
+        }
+      }
+      for (let j = 0; j < sub.length; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits);
+    }
     const span = this.#span;
     let count = 0;
     for (let i = 0; i < rules.length; i++) {
       const d = rules[i]!;
       if (!piece && d.min > digits) break;
-      if (!piece && this.#fired[i] === 0) continue;
+      if (!piece && fired[i] === 0) continue;
       span[count++] = d.rule;
     }
     if (count > 0) emitSpan(s, e, span, count);
@@ -389,10 +390,7 @@ export class Prefilter {
     if (c === 0) return;
     for (const i of this.#setRules[j]!) {
       const d = this.#digitRules[i]!;
-      if (c >= d.min && c <= d.max) {
-        this.#fired[i] = 1;
-        this.#firedDirty = true;
-      }
+      if (c >= d.min && c <= d.max) this.#fired[i] = 1;
     }
   }
 
