@@ -1,9 +1,9 @@
 /**
  * Accuracy of the managed rules on the labelled corpus (`npm run eval`). Builds the corpus when it is
- * absent, scans it in-thread once with the default rules and once with all rules, matches findings to
- * the planted values of the manifest, and prints per rule: planted, found, missed, false positives,
- * precision, recall, F1; macro averages per family; false positives per MB of the clean corpus. The
- * same figures go to `<corpus>/eval.json`.
+ * absent or stale (written from other rule examples), scans it in-thread once with the default rules
+ * and once with all rules, matches findings to the planted values of the manifest, and prints per
+ * rule: planted, found, missed, false positives, precision, recall, F1; macro averages per family;
+ * false positives per MB of the clean corpus. The same figures go to `<corpus>/eval.json`.
  *
  * Matching: a finding with the planted value's rule id and an overlapping byte span is a true
  * positive. A finding of another rule that overlaps a planted value, or lies inside the planted
@@ -19,7 +19,7 @@ import { createScanner } from '../src/index.js';
 import { allRuleDefs, selectRules } from '../src/rules/index.js';
 import type { Family } from '../src/rules/index.js';
 import type { Finding, Scanner } from '../src/types.js';
-import { generateCorpus, kDefaultOut, type Manifest } from './corpus/generate.js';
+import { corpusInputs, generateCorpus, kDefaultOut, type Manifest } from './corpus/generate.js';
 
 export interface RuleScore {
   rule: string;
@@ -213,9 +213,18 @@ export async function runEval(dir: string, log: (msg: string) => void = () => {}
 async function main(argv: readonly string[]): Promise<void> {
   const at = argv.indexOf('--corpus');
   const dir = resolve(at >= 0 ? (argv[at + 1] ?? kDefaultOut) : kDefaultOut);
-  if (!existsSync(join(dir, 'labelled', 'manifest.json')) || !existsSync(join(dir, 'clean', 'manifest.json'))) {
-    process.stderr.write(`eval: no corpus in ${dir}, generating it\n`);
-    generateCorpus({ out: dir, small: argv.includes('--small') });
+  const small = argv.includes('--small');
+  const current = (set: string) => {
+    const file = join(dir, set, 'manifest.json');
+    if (!existsSync(file)) return false;
+    const g = readManifest(join(dir, set)).generator;
+    return g.inputs === corpusInputs() && g.mode === (small ? 'small' : 'full');
+  };
+  if (!current('labelled') || !current('clean')) {
+    // Absent, or written from other rule examples or by another generator version: the bytes would not
+    // be the ones the current rules are measured on.
+    process.stderr.write(`eval: no current corpus in ${dir}, generating it\n`);
+    generateCorpus({ out: dir, small });
   }
   const t0 = performance.now();
   const result = await runEval(dir, (m) => process.stderr.write(m + '\n'));

@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/corpus/generate.ts [--small] [--out <dir>]   (default out: corpus/generated)
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +30,17 @@ export interface CorpusFile {
   bytes: number;
 }
 
+/**
+ * Digest of what the bytes are made from besides this code: the rules' positive examples, which are
+ * planted. It changes whenever a rule's examples do, so `npm run eval` can tell a stale corpus from a
+ * current one (code changes bump `kGeneratorVersion`).
+ */
+export function corpusInputs(): string {
+  return createHash('sha256').update(JSON.stringify([kGeneratorVersion, kSeed, examplePlants()])).digest('hex').slice(0, 16);
+}
+
 export interface Manifest {
-  generator: { name: string; version: number; seed: number; mode: 'full' | 'small'; set: 'labelled' | 'clean' };
+  generator: { name: string; version: number; seed: number; inputs: string; mode: 'full' | 'small'; set: 'labelled' | 'clean' };
   note: string;
   files: CorpusFile[];
   plants: Array<PlantRecord & { file: string }>;
@@ -97,7 +107,7 @@ function writeSet(root: string, plan: SetPlan, mode: 'full' | 'small'): Manifest
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const manifest: Manifest = {
-    generator: { name: 'scripts/corpus/generate.ts', version: kGeneratorVersion, seed: kSeed, mode, set: plan.set },
+    generator: { name: 'scripts/corpus/generate.ts', version: kGeneratorVersion, seed: kSeed, inputs: corpusInputs(), mode, set: plan.set },
     note: 'Synthetic bodies. Spans are [start, end) UTF-8 byte offsets into the file as written; for escaped placements they cover the escaped bytes.',
     files: [],
     plants: [],

@@ -1,5 +1,5 @@
 import type { RuleDef } from '../types.js';
-import { kAssign, kAssignOrElement, kBase64Boundary, kTokenBoundary } from './fragments.js';
+import { kAssign, kBase64Boundary, kLabelToValue, kTokenBoundary } from './fragments.js';
 import { kBase32Upper, kBase64, kBase64Url, kHexLower, synth, tok } from './samples.js';
 
 // Synthetic values for the examples (see samples.ts).
@@ -22,6 +22,9 @@ const sasSig = `${synth('az-sas-1', 43, kBase64)}=`;
 const sasSigEnc = `${synth('az-sas-2', 43, kBase64).replaceAll('+', '%2B').replaceAll('/', '%2F')}%3D`;
 const doTok = tok('dop_v1_', synth('do-1', 64, kHexLower));
 const doTok2 = tok('doo_v1_', synth('do-2', 64, kHexLower));
+
+/** An AWS access key ID (as `aws-access-key-id` matches it). */
+const kAwsKeyId = '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}';
 
 export const cloudRules: readonly RuleDef[] = [
   {
@@ -58,16 +61,25 @@ export const cloudRules: readonly RuleDef[] = [
     tags: ['aws'],
     enabledByDefault: true,
     trigger: {
-      keywords: ['secret_access_key', 'secretaccesskey', 'secret-access-key', 'secret.access.key', 'secret_key', 'secretkey', 'secret-key', 'secret.key'],
+      keywords: [
+        'secret_access_key', 'secretaccesskey', 'secret-access-key', 'secret.access.key', 'secret access key',
+        'secret_key', 'secretkey', 'secret-key', 'secret.key', 'secret key', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T',
+      ],
     },
-    // Three anchors, so a bare `secret_key` (Django, Rails…) is never enough: AWS's own names
-    // (`aws_secret_access_key`, `SecretAccessKey` in STS JSON/XML, `AWS_SECRET_KEY`), or any
-    // `secret_key` that follows an access key ID within 160 characters (Terraform's aws provider,
-    // s3cmd's .s3cfg). The value is 40 characters of base64 (Macie's and Nosey Parker's anchor).
-    pattern: String.raw`(?:(?:aws[_.-]?)?secret[_.-]?access[_.-]?key|aws[_.-]?secret[_.-]?key|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}[\s\S]{1,160}?secret[_.-]?key)${kAssignOrElement}([A-Za-z0-9/+]{40})`,
+    // Four anchors, so a bare `secret_key` (Django, Rails…) is never enough: AWS's own names
+    // (`aws_secret_access_key`, `SecretAccessKey` in STS JSON/XML, `AWS_SECRET_KEY`, the console's and
+    // the IAM credentials CSV's "Secret access key"), any `secret_key` that follows an access key ID
+    // within 160 characters (Terraform's aws provider, s3cmd's .s3cfg), or the key ID itself followed by
+    // a separator and the secret (a CSV row `AKIA…,<secret>`, `s3://AKIA…:<secret>@bucket`;
+    // trufflehog pairs IDs and secrets the same way). Between a name and the value, any of the
+    // `kLabelToValue` syntaxes (markup, CDATA, attribute and name/value pairs). The value is 40
+    // characters of base64 (Macie's and Nosey Parker's anchor). An identifier may run into the name
+    // (`s3SecretAccessKey`, `minioAwsSecretKey`): the match then starts with it, and the left boundary
+    // is checked before the whole identifier.
+    pattern: String.raw`(?:(?:[A-Za-z0-9_.-]*(?:(?:aws[ _.-]?)?secret[ _.-]?access[ _.-]?key|aws[ _.-]?secret[ _.-]?key)|${kAwsKeyId}[\s\S]*?secret[ _.-]?(?:access[ _.-]?)?key)${kLabelToValue}|${kAwsKeyId}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?)([A-Za-z0-9/+]{40})`,
     ignoreCase: true,
     group: 1,
-    maxLength: 260,
+    maxLength: 400,
     boundary: { right: kBase64Boundary },
     minEntropy: 4,
     examples: {
@@ -80,6 +92,17 @@ export const cloudRules: readonly RuleDef[] = [
         { text: `provider "aws" {\n  access_key = "${akid}"\n  secret_key = "${awsSecret3}"\n}`, match: awsSecret3 },
         { text: `<Credentials><SecretAccessKey>${awsSecret}</SecretAccessKey></Credentials>`, match: awsSecret },
         { text: `awsSecretKey: '${awsSecret2}'`, match: awsSecret2 },
+        // Label and value split across markup, CDATA and name/value pairs.
+        { text: `<Settings><aws_secret_access_key><![CDATA[${awsSecret3}]]></aws_secret_access_key></Settings>`, match: awsSecret3 },
+        { text: `<tr><th scope="row">Secret access key</th><td><code>${awsSecret}</code></td></tr>`, match: awsSecret },
+        {
+          text: `<label for="aws_secret_access_key">AWS secret access key</label> <input type="text" id="aws_secret_access_key" name="aws_secret_access_key" value="${awsSecret2}" readonly>`,
+          match: awsSecret2,
+        },
+        { text: `"environment":[{"name":"AWS_SECRET_ACCESS_KEY","value":"${awsSecret3}"}]`, match: awsSecret3 },
+        { text: `{"s3SecretAccessKey":"${awsSecret}"}`, match: awsSecret },
+        // The IAM console's credentials CSV: the key ID, then the secret.
+        { text: `Access key ID,Secret access key\n${akid},${awsSecret2}\n`, match: awsSecret2 },
       ],
       negative: [
         { text: 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
@@ -87,6 +110,12 @@ export const cloudRules: readonly RuleDef[] = [
         { text: `aws_secret_access_key = ${awsSecret}Q (41 characters)` },
         { text: `aws_secret_access_key = ${'ab'.repeat(20)}` },
         { text: `aws_secret_access_key = ${awsSecret.slice(0, 39)}` },
+        { text: `<tr><th>SECRET_KEY</th><td><code>${awsSecret}</code></td></tr>` },
+        { text: `<tr><th>Secret access key</th><td>rotated 2024-01-01</td><td>${awsSecret}</td></tr>` },
+        { text: `${akid},da39a3ee5e6b4b0d3255bfef95601890afd80709 (a SHA-1 next to the key ID)` },
+        { text: `${akid} ${awsSecret3}` },
+        { text: `X${akid},${awsSecret3}` },
+        { text: 'AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
       ],
     },
   },

@@ -16,14 +16,37 @@
  */
 export const kAssign = String.raw`["'\x60\]]?[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}["'\x60]?`;
 
-/**
- * Like `kAssign`, but also accepts the XML element form `<SecretAccessKey>value` (the closing `>` of
- * the element name is the "operator").
- */
-export const kAssignOrElement = String.raw`(?:["'\x60\]]?[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}["'\x60]?|>)`;
-
 /** Characters that may not touch a base64 value (standard alphabet and padding). */
 export const kBase64Boundary = 'A-Za-z0-9+/=';
 
 /** Characters that may not touch a base64url / dashed token. */
 export const kTokenBoundary = 'A-Za-z0-9_-';
+
+/**
+ * A tag a label and its value are commonly split across in HTML and XML: table cells (`<th>Password</th>
+ * <td><span>value`), definition lists, inline code, line breaks, plist `<key>…</key><string>value`.
+ * Limited to these elements so a label in running text does not reach into arbitrary markup.
+ */
+const kGapTag = String.raw`<(?:/?(?:[A-Za-z][A-Za-z0-9_-]*:)?(?:th|td|tr|dt|dd|span|div|code|pre|b|strong|em|i|label|p|li|kbd|samp|tt|font|small|mark|br|key|string|value|entry|textarea)(?:[ \t\r\n][^<>]*)?/?)>`;
+
+/**
+ * How a keyword-anchored rule gets from its label to the value, in every syntax response bodies carry:
+ * - an assignment (`kAssign`: env, YAML, JSON, PHP, Go, query strings);
+ * - an XML element named by the label, optionally in CDATA (`<SecretAccessKey>v`, `<DbPassword><![CDATA[v`);
+ * - an attribute pair (`<add key="DbPassword" value="v">`, `<input name="…" type="text" value="v">`,
+ *   `<meta name="api-key" content="v">`), other attributes between;
+ * - a name/value pair (Kubernetes and ECS env lists: `{"name":"DB_PASSWORD","value":"v"}`,
+ *   `- name: DB_PASSWORD⏎  value: v`);
+ * - a label in element text and the value in a following element (`<th>…</th><td><span>v`,
+ *   `<dt>…</dt><dd><code>v`, `…</label> <input type="text" value="v"`), at most four tags on.
+ * The value starts right after the match of this fragment. Long runs use open repeats (`*`), bounded by
+ * the rule's `maxLength`: counted ones multiply RE2's states, and its lazily built DFA grows with them
+ * (re2-wasm's whole heap is 16 MB).
+ */
+export const kLabelToValue =
+  String.raw`(?:${kAssign}` +
+  String.raw`|>(?:<!\[CDATA\[)?` +
+  String.raw`|["'](?:[ \t\r\n]+[A-Za-z_:][A-Za-z0-9_:.-]*=(?:"[^"<>]*"|'[^'<>]*'))*[ \t\r\n]+(?:value|content)=["']` +
+  String.raw`|["'][ \t]*,[ \t\r\n]*["']value["'][ \t]*:[ \t]*["']` +
+  String.raw`|["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?` +
+  String.raw`|[ \t]*:?(?:[ \t\r\n]*${kGapTag}){1,4}[ \t\r\n]*(?:<!\[CDATA\[|<input[ \t\r\n](?:[^<>]*?[ \t\r\n])?value=["'])?)`;

@@ -1,8 +1,9 @@
 import type { RuleDef } from '../types.js';
 import { isPlaceholder } from '../placeholders.js';
 import { decodeBasicAuth } from '../../validators/basic-auth.js';
-import { kAssign } from './fragments.js';
-import { b64, kAlnum, kBase64Url, kHexLower, synth } from './samples.js';
+import { kLabelToValue } from './fragments.js';
+import { credentialLike } from './secret-value.js';
+import { b64, kAlnum, kBase64Url, kHexLower, kLetters, synth } from './samples.js';
 
 /**
  * Values people write where a password goes when they mean "some password" (docs, tutorials, forms).
@@ -14,6 +15,7 @@ const kStopValues: ReadonlySet<string> = new Set([
   'true', 'false', 'null', 'nil', 'none', 'undefined', 'empty', 'default', 'hidden', 'masked', 'todo',
   'foo', 'bar', 'baz', 'foobar', 'qwerty', 'abc', 'abc123', '123456', '12345678', 'p@ssw0rd', 'passw0rd',
   'abcd', 'wxyz', '1234', 'mypassword', 'yourpassword', 'mysecret', 'supersecret', 'secret123', 'password1', 'password123',
+  'pa$$w0rd', 'pa$$word', 'p@ssword', 'p@ssword1', 'p@55w0rd', 'pa55word', 'pa55w0rd',
 ]);
 
 /** A password that is a documentation stand-in rather than a credential. */
@@ -49,7 +51,11 @@ function urlCredentialsValid(userinfo: string): boolean {
 
 /** A value that is code, a path, a URL or an identifier rather than a secret. */
 function notASecretValue(v: string): boolean {
-  if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return true;
+  return !/[0-9]/.test(v) || !/[A-Za-z]/.test(v) || codeOrPath(v);
+}
+
+/** A URL, a path, a file name, a reference to a variable or a stand-in word. */
+function codeOrPath(v: string): boolean {
   if (v.includes('://') || /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(v) || v.startsWith('arn:')) return true;
   if (/^(?:process\.env|import\.meta|os\.environ|env|config|settings|this|self|window|props|params|req|request|args|options|opts)\./i.test(v)) return true;
   // File names: `secret_file: keys/app-2024.pem`.
@@ -58,14 +64,15 @@ function notASecretValue(v: string): boolean {
 }
 
 /**
- * How the keyword-anchored generic rules find an identifier's value: an assignment (env, YAML, JSON,
- * PHP, Go, query strings, XML attributes), an XML element (`<password>…`), or an attribute pair
- * (`<add key="DbPassword" value="…">`, `<meta name="api-key" content="…">`). The identifier must END
- * with the keyword, which is what keeps `password_reset_url`, `secretary`, `api_key_id`,
- * `public_key` and friends (gitleaks' identifier stop-list) out. The value runs to a terminator.
+ * How the keyword-anchored generic rules find an identifier's value: any of the label-to-value
+ * syntaxes of `kLabelToValue` (assignments, XML elements and CDATA, attribute pairs, name/value pairs,
+ * a label cell followed by its value cell), or a keyed element (`<entry key="db.password">…`, Java's
+ * XML properties; `<textarea name="secret">…`). The identifier must END with the keyword, which is what
+ * keeps `password_reset_url`, `secretary`, `api_key_id`, `public_key` and friends (gitleaks' identifier
+ * stop-list) out. The value runs to a terminator.
  */
 function genericPattern(keywords: string): string {
-  return String.raw`(?:${keywords})(?:${kAssign}|>|["'][ \t\r\n]{1,3}(?:value|content)=["'])(${kValueChar}{8,200})`;
+  return String.raw`(?:(?:${keywords})${kLabelToValue}|(?:key|name)=["'][A-Za-z0-9_.:-]*(?:${keywords})["']>(?:<!\[CDATA\[)?)(${kValueChar}{8,})`;
 }
 /**
  * Characters of a generic value: printable ASCII except whitespace, quotes, `<>;,&` and brackets, so a
@@ -73,8 +80,9 @@ function genericPattern(keywords: string): string {
  */
 const kValueChar = String.raw`[A-Za-z0-9!#$%*+./:=?@^_|~-]`;
 /**
- * What may not follow a value: more value characters (a value longer than 200), an opening bracket
- * (`getPassword(`), `>` or a backslash. Whitespace, quotes, `<;,&`, closing brackets and non-ASCII may.
+ * What may not follow a value: more value characters (the value runs to its end, `maxLength` bounding
+ * it), an opening bracket (`getPassword(`), `>` or a backslash. Whitespace, quotes, `<;,&`, closing
+ * brackets and non-ASCII may.
  */
 const kValueEnd = String.raw`A-Za-z0-9!#$%*+./:=?@^_|~\-({\[>\\`;
 
@@ -87,6 +95,12 @@ const basicPw = synth('gen-basic-1', 14);
 const clientSecret = synth('gen-secret-1', 32, kBase64Url);
 const appSecret = synth('gen-secret-2', 24);
 const xmlPw = synth('gen-secret-3', 20);
+const shortPw = synth('gen-pw-4', 13, `${kAlnum}!#%`);
+const shortPw2 = synth('gen-pw-5', 14, `${kAlnum}!#%`);
+const lettersPw = synth('gen-pw-6', 17, kLetters);
+const tenPw = synth('gen-pw-7', 10);
+const cellPw = synth('gen-pw-8', 16, `${kAlnum}!#%^*_-`);
+const plistPw = synth('gen-pw-9', 12, `${kAlnum}!#%`);
 const apiKey = synth('gen-api-1', 32, kHexLower);
 const apiKey2 = synth('gen-api-2', 40);
 
@@ -197,13 +211,12 @@ export const genericRules: readonly RuleDef[] = [
     pattern: genericPattern(String.raw`password|passwd|passphrase|[_.-]pass|secret(?:[_.-]?(?:key(?:[_.-]?base)?|token))?`),
     ignoreCase: true,
     group: 1,
-    maxLength: 260,
+    maxLength: 420,
     boundary: { left: '', right: kValueEnd },
-    // gitleaks' generic rule threshold: short or repetitive values (most human passwords, words,
-    // identifiers) stay out; machine-generated secrets pass.
-    minEntropy: 3.5,
-    validate: (v) => !notASecretValue(v),
-    note: 'Keyword-anchored like gitleaks generic-api-key: the identifier must end with the keyword and the value must have entropy >= 3.5 with letters and digits, so short human passwords are not reported.',
+    // Not gitleaks' flat entropy >= 3.5, which no value under 12 characters reaches: generated
+    // passwords pass a length-aware gate, words with numbers and identifiers do not (secret-value.ts).
+    validate: (v) => !codeOrPath(v) && credentialLike(v),
+    note: 'Keyword-anchored like gitleaks generic-api-key: the identifier must end with the keyword. The value must look generated: not made of words (Password123, Summer2024!, e.password), with a digit or symbol and entropy near the maximum for its length (or 12+ letters changing case at random), so human-chosen and documentation passwords are not reported.',
     examples: {
       positive: [
         { text: `DB_PASSWORD=${dbPw}\n`, match: dbPw },
@@ -214,6 +227,20 @@ export const genericRules: readonly RuleDef[] = [
         { text: `Server=db;User Id=sa;Password=${dbPw2};`, match: dbPw2 },
         { text: `数据库 password=${dbPw2}　下一行`, match: dbPw2 },
         { text: `'password' => '${appSecret}',`, match: appSecret },
+        // Generated passwords under 12 characters, which a flat entropy >= 3.5 cannot accept.
+        { text: `{"smtp_host":"mail.internal","smtp_password":"${shortPw}"}`, match: shortPw },
+        { text: `2024-03-27T20:38:16Z INFO user 503845 updated db_password=${tenPw} session=2bef`, match: tenPw },
+        { text: `<DbPassword>${lettersPw}</DbPassword>`, match: lettersPw },
+        // Label and value split across markup.
+        { text: `<tr><th scope="row">Password</th><td><span class="value">${cellPw}</span></td></tr>`, match: cellPw },
+        { text: `<dl><dt>Wi-Fi password:</dt>\n<dd><code>${shortPw2}</code></dd></dl>`, match: shortPw2 },
+        { text: `<label for="smtp_password">SMTP password</label> <input type="text" id="smtp_pw" value="${shortPw}" readonly>`, match: shortPw },
+        { text: `<settings><DbPassword><![CDATA[${shortPw2}]]></DbPassword></settings>`, match: shortPw2 },
+        { text: `<properties><entry key="jdbc.password">${plistPw}</entry></properties>`, match: plistPw },
+        { text: `<dict>\n\t<key>Password</key>\n\t<string>${plistPw}</string>\n</dict>`, match: plistPw },
+        // Kubernetes / ECS environment lists.
+        { text: `"env":[{"name":"DB_PASSWORD","value":"${dbPw2}"},{"name":"PORT","value":"8080"}]`, match: dbPw2 },
+        { text: `env:\n  - name: REDIS_PASSWORD\n    value: "${plistPw}"\n`, match: plistPw },
       ],
       negative: [
         { text: '{"password_reset_url": "https://example.org/reset/8f3a9c2e"}' },
@@ -225,6 +252,21 @@ export const genericRules: readonly RuleDef[] = [
         { text: 'secret_file: /etc/app/keys/secret-2024.pem' },
         { text: 'password: "aaaa1111aaaa1111"' },
         { text: '<input type="password" name="password" placeholder="Password">' },
+        // Words with numbers, identifiers and validation rules where a password goes.
+        { text: '{"username":"demo","password":"Summer2024!"}' },
+        { text: '{"password": "Password123"}' },
+        { text: `'password' => 'required|string|min:8|confirmed',` },
+        { text: 'login({user:e.username,password:e.password});' },
+        { text: '{"password":"readInstructions"}' },
+        { text: 'password=DB_PASSWORD_2' },
+        // Markup after a label that does not lead to a value.
+        { text: '<tr><th>Password</th><td>Last changed 3 days ago</td><td>a3F9kQ2xZp7W</td></tr>' },
+        { text: '<label for="password">Password</label> <input type="password" id="password" name="password" value="" autocomplete="current-password">' },
+        { text: '<tr><td><code>password</code></td><td><code>string</code></td><td>Required. At least 12 characters.</td></tr>' },
+        { text: '<dict><key>Password</key><string>changeme</string></dict>' },
+        { text: '<tr><th>Password</th><td>P4ssw0rd!</td></tr>' },
+        { text: '"env":[{"name":"DB_PASSWORD","valueFrom":{"secretKeyRef":{"name":"db","key":"password"}}}]' },
+        { text: 'password: "aaaa1111"' },
       ],
     },
   },
@@ -246,7 +288,7 @@ export const genericRules: readonly RuleDef[] = [
     pattern: genericPattern(String.raw`api[_.-]?(?:key|token)|(?:access|auth|refresh|private)[_.-]?token|(?:client|access)[_.-]?key`),
     ignoreCase: true,
     group: 1,
-    maxLength: 260,
+    maxLength: 420,
     boundary: { left: '', right: kValueEnd },
     minEntropy: 3.5,
     validate: (v) => !notASecretValue(v),

@@ -1,0 +1,121 @@
+import { shannonEntropy } from '../../validators/entropy.js';
+
+/**
+ * Whether the value found after a password or secret label is a credential rather than a word, an
+ * identifier or code. gitleaks' generic rule asks for Shannon entropy >= 3.5, which no string of fewer
+ * than 12 characters can reach (the entropy of n characters is at most log2 n) and which most
+ * generated passwords of 12-16 characters miss too. Instead, a value passes when:
+ * - it holds a letter and is not made of dictionary-like pieces (`Password123`, `Summer2024!`,
+ *   `required|min:8`, `e.password`, `DB_PASSWORD_2`, `v1.2.3-beta`), leetspeak included (`P4ssw0rd!`);
+ * - it has a digit or a symbol and an entropy within 0.7 bit of the maximum its length allows (capped
+ *   at gitleaks' 3.5, or 3 for hex), so repeats and short alphabets (`aaaa1111`, `abab1212`,
+ *   timestamps) stay out;
+ * - or, letters only, it is at least 12 long and changes case like random text (`oHxustuohHhabskrW`),
+ *   not like camelCase (`readInstructions`, `XMLHttpRequest`).
+ * Words, stand-ins and templates are rejected before this (stop-list, placeholders).
+ */
+export function credentialLike(value: string): boolean {
+  if (!/[A-Za-z]/.test(value)) return false;
+  if (dictionaryLike(value) || dictionaryLike(unleet(value))) return false;
+  const h = shannonEntropy(value);
+  // Hex has 16 symbols, so its entropy tops out at 4 and a random 32-digit hex secret sits near 3.7.
+  const cap = /^[0-9a-f]+$/i.test(value) ? 3 : 3.5;
+  const floor = Math.min(cap, Math.log2(value.length) - 0.7);
+  if (/[0-9!#$%*+?@^~|=]/.test(value)) return h >= floor;
+  if (value.length < 12 || !/[A-Z]/.test(value) || !/[a-z]/.test(value)) return false;
+  return caseSwitches(value) * 4 >= value.length && h >= floor;
+}
+
+/**
+ * `P4ssw0rd!` → `Password!`, `S3cr3t2024` → `Secret2024`: the digit and symbol stand-ins of leetspeak,
+ * for the word test. A stand-in is a single one next to a letter (the digits of `2024` are a number).
+ * People swap a few letters; a value with more stand-ins (random text, hex) is left as it is.
+ */
+function unleet(value: string): string {
+  const isLetter = (c: string) => /[A-Za-z]/.test(c);
+  const isDigit = (c: string) => /[0-9]/.test(c);
+  let out = '';
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charAt(i);
+    const prev = value.charAt(i - 1);
+    const next = value.charAt(i + 1);
+    const sub = kLeet[c];
+    if (sub !== undefined && !isDigit(prev) && !isDigit(next) && (isLetter(prev) || isLetter(next))) {
+      out += sub;
+      n++;
+    } else {
+      out += c;
+    }
+  }
+  return n > 3 || n * 4 > value.length ? value : out;
+}
+const kLeet: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+
+/** Letter runs split at case changes (`HTTPServer` → `HTTP`, `Server`) and digit runs; other characters split. */
+function pieces(value: string): string[] {
+  return value.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [];
+}
+
+/**
+ * The letter pairs of English words, by first letter: the most frequent pairs in English technical
+ * prose (npm packages' README files: 0.4 M words), together making up 99.5% of the pairs there, plus
+ * the rarer pairs of a few words people put in password fields (`passwd`, `admin`, `welcome`,
+ * `qwerty`, `football`, `autumn`, `jquery`, `webpack`). About 58% of all pairs, so a random run of
+ * five letters passes with a probability near 0.58^4 ≈ 11%, a word nearly always.
+ */
+const kEnglishPairs: ReadonlySet<string> = new Set(
+  'aabcdfgijklmnprstuvwxyz babcdeghijloprstuy cabcdefhiklmoprstuy dabcdefgilmnoprstuvy eabcdefghijlmnopqrstuvwxy facdefilorstuy gaceghilnoprstuy haceimorstuy iabcdefgklmnoprstvxz jaeoqsu kacdefinprs labcdehiklmnoprstuvy mabdegijlmnopsuvy nacdefgijklmnoprstuvy oabcdefgijklmnoprstuvwxyz pacdeghilmoprstuvy quw rabcdefgiklmnoprstuvwy sabcdefghiklmnoprstuvwy tabcdefghilmnoprstuwy uabcdefgilmnprst vaegiou wadehinorsw xaceipty yabcdeilmnoprst zaeioz'
+    .split(' ')
+    .flatMap((row) => [...row.slice(1)].map((second) => row.charAt(0) + second)),
+);
+
+/**
+ * Letters of a name: lower-case or capitalised (all capitals only in a value without lower case, as in
+ * `DB_PASSWORD`), with a vowel and only English letter pairs. `password`, `Summer`, `Required` pass;
+ * `Jtqq`, `clwvffcpjqpg` and the capital runs of mixed-case random text (`ZSW` in `…ZSW%Cax…`) do not.
+ */
+function wordLetters(p: string, hasLower: boolean): boolean {
+  if (hasLower && p === p.toUpperCase()) return false;
+  const l = p.toLowerCase();
+  if (!/[aeiouy]/.test(l)) return false;
+  for (let i = 1; i < l.length; i++) if (!kEnglishPairs.has(l.slice(i - 1, i + 1))) return false;
+  return true;
+}
+
+/**
+ * The value is a name, a word with a number, or a list of words (`Password123`, `Summer2024!`,
+ * `required|min:8`, `e.password`, `DB_PASSWORD_2`, `v1.2.3-beta4`): word-like pieces of four or more
+ * letters hold more than two thirds of its letters (shorter pieces cannot tell a word from random
+ * text, which is full of `My`, `min`, `koh`), and no run of five or more digits (random, not a counter
+ * or a year) occurs.
+ */
+function dictionaryLike(value: string): boolean {
+  const hasLower = /[a-z]/.test(value);
+  let words = 0;
+  let letters = 0;
+  for (const p of pieces(value)) {
+    if (/^[0-9]/.test(p)) {
+      if (p.length >= 5) return false;
+      continue;
+    }
+    letters += p.length;
+    if (p.length >= 4 && wordLetters(p, hasLower)) words += p.length;
+  }
+  return words * 3 > letters * 2;
+}
+
+/** How often a letter follows a letter of the other case. */
+function caseSwitches(value: string): number {
+  let n = 0;
+  for (let i = 1; i < value.length; i++) {
+    const a = value.charCodeAt(i - 1);
+    const b = value.charCodeAt(i);
+    const au = a >= 65 && a <= 90;
+    const al = a >= 97 && a <= 122;
+    const bu = b >= 65 && b <= 90;
+    const bl = b >= 97 && b <= 122;
+    if ((au && bl) || (al && bu)) n++;
+  }
+  return n;
+}
