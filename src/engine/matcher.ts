@@ -75,7 +75,7 @@ export class Matcher {
   #waiting: Group[] = [];
   #buf = '';
   /** `#buf` as bytes (one per character; exact where the text is ASCII), for `execAscii`. */
-  #bytes: Buffer = Buffer.alloc(0);
+  #bytes: Buffer = Buffer.alloc(1);
   /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
   #nonAscii: number[] = [];
   #bufStart = 0;
@@ -120,16 +120,23 @@ export class Matcher {
 
   #append(seg: Segment): void {
     const keep = this.#buf.length;
-    const off = new Int32Array(keep + seg.text.length + 1);
-    off.set(this.#off.subarray(0, keep));
-    off.set(seg.offsets, keep);
-    this.#off = off;
-    this.#buf = keep === 0 ? seg.text : this.#buf + seg.text;
     const t = seg.text;
-    const bytes = Buffer.allocUnsafe(keep + t.length);
-    this.#bytes.copy(bytes, 0, 0, keep);
-    bytes.write(t, keep, 'latin1');
-    this.#bytes = bytes;
+    const need = keep + t.length + 1;
+    // The offsets and bytes live in buffers reused across pushes (compaction moves the kept tail to
+    // the front): a fresh pair per push allocated megabytes per body, and the garbage collector's
+    // pauses made large bodies cost more than their share.
+    if (need > this.#off.length) {
+      const cap = Math.max(need, this.#off.length * 2);
+      const off = new Int32Array(cap);
+      off.set(this.#off.subarray(0, keep));
+      this.#off = off;
+      const bytes = Buffer.allocUnsafe(cap);
+      this.#bytes.copy(bytes, 0, 0, keep);
+      this.#bytes = bytes;
+    }
+    this.#off.set(seg.offsets, keep);
+    this.#bytes.write(t, keep, 'latin1');
+    this.#buf = keep === 0 ? t : this.#buf + t;
     if (Buffer.byteLength(t, 'utf8') !== t.length) {
       const at = this.#bufStart + keep;
       for (const m of t.matchAll(/[^\x00-\x7f]/g)) this.#nonAscii.push(at + m.index);
@@ -324,8 +331,9 @@ export class Matcher {
     const drop = keepFrom - this.#bufStart;
     if (drop < kCompactSlack) return;
     this.#buf = this.#buf.slice(drop);
-    this.#bytes = this.#bytes.subarray(drop);
-    this.#off = this.#off.slice(drop);
+    const keep = this.#buf.length;
+    this.#bytes.copyWithin(0, drop, drop + keep);
+    this.#off.copyWithin(0, drop, drop + keep + 1);
     const na = this.#nonAscii;
     if (na.length > 0 && na[0]! < this.#bufStart + drop) {
       let k = 0;

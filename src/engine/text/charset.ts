@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { linearOffsets, type Segment } from './segment.js';
+import { linearOffsets, OffsetBuffer, type Segment } from './segment.js';
 
 /**
  * Bytes → text with byte offsets, incrementally. Each call returns the text for every byte it could
@@ -42,6 +42,8 @@ const kChunkChars = 8192;
  * every character stay exact even in broken input. ASCII-only chunks take a fast path.
  */
 class Utf8Decoder implements CharsetDecoder {
+  /** Offsets of the segment last returned (valid until the next push; see OffsetBuffer). */
+  readonly #offsets = new OffsetBuffer();
   #pending: Uint8Array = new Uint8Array(0);
   #base = 0; // absolute offset of #pending[0]
   #bomChecked = false;
@@ -76,9 +78,9 @@ class Utf8Decoder implements CharsetDecoder {
     this.#pending = bytes.slice(end);
     this.#base = base + end;
     if (isAscii(head)) {
-      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: linearOffsets(base, head.length) };
+      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: linearOffsets(base, head.length, this.#offsets) };
     }
-    if (isUtf8(head)) return decodeValidUtf8(head, base);
+    if (isUtf8(head)) return decodeValidUtf8(head, base, this.#offsets);
     return this.#decodeSlow(head, base);
   }
 
@@ -158,10 +160,10 @@ class Utf8Decoder implements CharsetDecoder {
  * predecessor's plus that character's UTF-8 length, read off the code unit itself (a surrogate pair
  * is one 4-byte character). Several times faster than the byte loop invalid input needs.
  */
-function decodeValidUtf8(b: Uint8Array, base: number): Segment {
+function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer): Segment {
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
-  const off = new Int32Array(n + 1);
+  const off = into.take(n + 1);
   let pos = base;
   for (let i = 0; i < n; i++) {
     off[i] = pos;

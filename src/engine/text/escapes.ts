@@ -1,5 +1,5 @@
 import { decodeHTML, decodeXML } from 'entities';
-import { SegmentBuilder, type Segment } from './segment.js';
+import { OffsetBuffer, SegmentBuilder, type Segment } from './segment.js';
 
 /**
  * Content-aware unescaping, incrementally. Values hide behind JSON/JavaScript string escapes
@@ -59,6 +59,8 @@ function isNameChar(c: number): boolean {
 
 class StagedDecoder implements EscapeDecoder {
   #carry: Segment | null = null;
+  /** Offsets of the segment last returned (valid until the next push; see OffsetBuffer). */
+  readonly #offsets = new OffsetBuffer();
 
   constructor(
     readonly backslash: boolean,
@@ -74,7 +76,7 @@ class StagedDecoder implements EscapeDecoder {
     const firstAmp = this.refs ? t.indexOf('&') : -1;
     if (firstBs === -1 && firstAmp === -1) return seg;
 
-    const out = new SegmentBuilder(n);
+    const out = new SegmentBuilder(n, this.#offsets);
     let copied = 0;
     let i = Math.min(firstBs === -1 ? n : firstBs, firstAmp === -1 ? n : firstAmp);
     while (i < n) {

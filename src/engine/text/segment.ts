@@ -12,10 +12,31 @@ export interface Segment {
 }
 
 /** Identity offsets for a segment of one byte per code unit starting at `base`. */
-export function linearOffsets(base: number, length: number): Int32Array {
-  const off = new Int32Array(length + 1);
+export function linearOffsets(base: number, length: number, into?: OffsetBuffer): Int32Array {
+  const off = into ? into.take(length + 1) : new Int32Array(length + 1);
   for (let i = 0; i <= length; i++) off[i] = base + i;
   return off;
+}
+
+/**
+ * A growable Int32Array a stage reuses for the offsets of the segment it returns. Such a segment is
+ * valid until the stage's next call: every consumer copies what it keeps (the matcher copies offsets
+ * into its own buffer, the escape stage slices what it carries over). Saves a fresh array of four
+ * bytes per character per stage per chunk, which kept the garbage collector busy on large bodies.
+ */
+export class OffsetBuffer {
+  #buf: Int32Array<ArrayBufferLike> = new Int32Array(1024);
+
+  /** A view of `n` entries (contents unspecified). */
+  take(n: number): Int32Array {
+    if (this.#buf.length < n) this.#buf = new Int32Array(Math.max(n, this.#buf.length * 2));
+    return this.#buf.subarray(0, n);
+  }
+
+  /** Adopts a larger array a builder had to grow into, so the next call starts at that size. */
+  adopt(buf: Int32Array): void {
+    if (buf.buffer.byteLength > this.#buf.buffer.byteLength) this.#buf = new Int32Array(buf.buffer);
+  }
 }
 
 /**
@@ -27,8 +48,11 @@ export class SegmentBuilder {
   #off: Int32Array;
   #n = 0;
 
-  constructor(capacityHint: number) {
-    this.#off = new Int32Array(Math.max(16, capacityHint + 1));
+  readonly #reuse: OffsetBuffer | undefined;
+
+  constructor(capacityHint: number, reuse?: OffsetBuffer) {
+    this.#reuse = reuse;
+    this.#off = reuse ? reuse.take(Math.max(16, capacityHint + 1)) : new Int32Array(Math.max(16, capacityHint + 1));
   }
 
   #reserve(extra: number): void {
@@ -38,6 +62,7 @@ export class SegmentBuilder {
     const next = new Int32Array(cap);
     next.set(this.#off.subarray(0, this.#n));
     this.#off = next;
+    this.#reuse?.adopt(next);
   }
 
   /** Copies `src.text[from, to)` with its offsets. */
