@@ -181,6 +181,32 @@ describe('overrides, edits, order, versions and dry runs', () => {
     expect(afterDelete.rules.map((r) => r.id)).toEqual([execId]);
   });
 
+  it('order and deletion change what the zone scans: a skip rule counts only before the execute rule', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z2 });
+    const execId = ep.rules.find((r) => r.action === 'execute')!.id!;
+    const url = 'https://example.com/private/x';
+    expect(await findingsFor(Z2, url)).toEqual(['card-visa', 'us-ssn']);
+    const skip = {
+      action: 'skip' as const,
+      action_parameters: { ruleset: 'current' as const },
+      expression: 'starts_with(http.request.uri.path, "/private/")',
+      description: 'skip private',
+    };
+    const added = await rs(cf.rulesets.rules.create(ep.id, { zone_id: Z2, ...skip }));
+    const skipId = added.rules.at(-1)!.id;
+    // Appended after the execute rule, the skip comes too late to matter.
+    expect(await findingsFor(Z2, url)).toEqual(['card-visa', 'us-ssn']);
+    const moved = await rs(cf.rulesets.rules.edit(skipId, { ruleset_id: ep.id, zone_id: Z2, position: { before: execId } } as never));
+    expect(moved.rules.map((r) => r.id).indexOf(skipId)).toBe(moved.rules.map((r) => r.id).indexOf(execId) - 1);
+    expect(await findingsFor(Z2, url)).toEqual([]);
+    expect(await findingsFor(Z2, 'https://example.com/public')).toEqual(['card-visa', 'us-ssn']);
+    await cf.rulesets.rules.delete(skipId, { ruleset_id: ep.id, zone_id: Z2 });
+    expect(await findingsFor(Z2, url)).toEqual(['card-visa', 'us-ssn']);
+    const withoutExec = await rs(cf.rulesets.rules.delete(execId, { ruleset_id: ep.id, zone_id: Z2 }));
+    expect(withoutExec.rules.map((r) => r.action)).toEqual(['log']);
+    expect(await findingsFor(Z2, 'https://example.com/public')).toEqual([]);
+  });
+
   it('dry runs validate and answer null without changing anything', async () => {
     const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
     const dry = await cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: 'true', dry_run: true });
@@ -190,6 +216,44 @@ describe('overrides, edits, order, versions and dry runs', () => {
     expect(still.rules).toHaveLength(ep.rules.length);
     const invalid = await apiError(cf.rulesets.rules.create(ep.id, { zone_id: Z1, action: 'log', expression: '', dry_run: true }));
     expect(invalid).toMatchObject({ status: 400, code: 20125 });
+  });
+
+  it('dry runs of every other write (PUT, PATCH, DELETE of rules, rulesets and versions) answer null or 204 and change nothing', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
+    const rule = ep.rules[0]!;
+    const listedKinds = async (): Promise<string[]> => {
+      const out = [];
+      for await (const r of cf.rulesets.list({ zone_id: Z1 })) out.push(`${r.kind}:${r.name}`);
+      return out.sort();
+    };
+    const kindsBefore = await listedKinds();
+    const scannedBefore = await findingsFor(Z1, 'https://example.com/api/users');
+    expect(scannedBefore).toEqual(['card-visa', 'us-ssn']);
+
+    expect(await cf.rulesets.phases.update(kPhase, { zone_id: Z1, rules: [], dry_run: true })).toBeNull();
+    expect(await cf.rulesets.update(ep.id, { zone_id: Z1, rules: [], dry_run: true })).toBeNull();
+    expect(await cf.rulesets.create({ zone_id: Z1, name: 'dry', kind: 'custom', phase: kPhase, rules: [], dry_run: true })).toBeNull();
+    expect(
+      await cf.rulesets.rules.edit(rule.id!, {
+        ruleset_id: ep.id,
+        zone_id: Z1,
+        action: 'execute',
+        action_parameters: { id: kManaged, overrides: { enabled: false } },
+        expression: 'true',
+        dry_run: true,
+      }),
+    ).toBeNull();
+    expect(await cf.rulesets.rules.delete(rule.id!, { ruleset_id: ep.id, zone_id: Z1, dry_run: true })).toBeNull();
+    await cf.rulesets.versions.delete('1', { ruleset_id: ep.id, zone_id: Z1, dry_run: true });
+    await cf.rulesets.delete(ep.id, { zone_id: Z1, dry_run: true });
+    // A dry run is validated like the real call.
+    expect(await apiError(cf.rulesets.versions.delete(ep.version, { ruleset_id: ep.id, zone_id: Z1, dry_run: true }))).toMatchObject({ status: 400, code: 20015 });
+    expect(await apiError(cf.rulesets.rules.delete('f'.repeat(32), { ruleset_id: ep.id, zone_id: Z1, dry_run: true }))).toMatchObject({ status: 404, code: 10003 });
+
+    expect(await cf.rulesets.phases.get(kPhase, { zone_id: Z1 })).toEqual(ep);
+    expect((await cf.rulesets.versions.get('1', { ruleset_id: ep.id, zone_id: Z1 })).version).toBe('1');
+    expect(await listedKinds()).toEqual(kindsBefore);
+    expect(await findingsFor(Z1, 'https://example.com/api/users')).toEqual(scannedBefore);
   });
 
   it('keeps every version readable, deletes old ones, never the current one', async () => {

@@ -90,6 +90,10 @@ describe('errors point at the position (table)', () => {
     ['ip.src == 1.2.3.0/24', 11, 'a CIDR is only allowed inside in {…}'],
     ['http.host in {"a", "b"}', 18, 'expected a space or "}" between values'],
     ['http.host matches "("', 19, 'invalid regular expression'],
+    // RE2, not V8's RegExp: lookaround and backreferences do not exist there.
+    ['http.host matches "(?=a)"', 19, 'invalid regular expression'],
+    ['http.host matches "(?<=a)b"', 19, 'invalid regular expression'],
+    ['http.host matches "(a)\\\\1"', 19, 'invalid regular expression'],
     ['http.host', 1, 'expected an operator'],
     ['http.response.code eq "x"', 23, 'expected an integer'],
     ['http.host eq 1', 14, 'expected a quoted string'],

@@ -148,6 +148,55 @@ describe('RulesetService', () => {
     expect(next.rules[2]!.id).not.toMatch(new RegExp(`${a!.id}|${b!.id}`));
   });
 
+  it('places added and moved rules by before, after and index (1-based), keeping moved rules at their version', async () => {
+    const ep = await deploy(s, [{ action: 'log', expression: 'true', description: 'a' }]);
+    const order = (r: Ruleset): string[] => r.rules.map((x) => x.description ?? '');
+    const idOf = (r: Ruleset, d: string): string => r.rules.find((x) => x.description === d)!.id;
+    const add = (description: string, position?: object) =>
+      s.addRule(Z, ep.id, { action: 'log', expression: 'true', description, ...(position === undefined ? {} : { position }) });
+    let r = await add('b');
+    expect(order(r)).toEqual(['a', 'b']);
+    r = await add('first', { before: '' });
+    expect(order(r)).toEqual(['first', 'a', 'b']);
+    r = await add('last', { after: '' });
+    expect(order(r)).toEqual(['first', 'a', 'b', 'last']);
+    r = await add('before-b', { before: idOf(r, 'b') });
+    expect(order(r)).toEqual(['first', 'a', 'before-b', 'b', 'last']);
+    r = await add('after-a', { after: idOf(r, 'a') });
+    expect(order(r)).toEqual(['first', 'a', 'after-a', 'before-b', 'b', 'last']);
+    r = await add('third', { index: 3 });
+    expect(order(r)).toEqual(['first', 'a', 'third', 'after-a', 'before-b', 'b', 'last']);
+    r = await add('end', { index: 8 });
+    expect(order(r)).toEqual(['first', 'a', 'third', 'after-a', 'before-b', 'b', 'last', 'end']);
+
+    const versionOf = (x: Ruleset, d: string) => x.rules.find((y) => y.description === d)!.version;
+    const moves: [string, object, string[]][] = [
+      ['end', { before: '' }, ['end', 'first', 'a', 'third', 'after-a', 'before-b', 'b', 'last']],
+      ['end', { after: '' }, ['first', 'a', 'third', 'after-a', 'before-b', 'b', 'last', 'end']],
+      ['first', { index: 8 }, ['a', 'third', 'after-a', 'before-b', 'b', 'last', 'end', 'first']],
+      ['first', { index: 1 }, ['first', 'a', 'third', 'after-a', 'before-b', 'b', 'last', 'end']],
+      ['a', { after: 'b' }, ['first', 'third', 'after-a', 'before-b', 'b', 'a', 'last', 'end']],
+      ['a', { before: 'third' }, ['first', 'a', 'third', 'after-a', 'before-b', 'b', 'last', 'end']],
+    ];
+    for (const [what, where, want] of moves) {
+      const before = r;
+      const pos = Object.fromEntries(Object.entries(where).map(([k, v]) => [k, typeof v === 'string' && v !== '' ? idOf(r, v) : v]));
+      r = await s.editRule(Z, ep.id, idOf(r, what), { position: pos });
+      expect([what, where, order(r)]).toEqual([what, where, want]);
+      expect(Number(r.version)).toBe(Number(before.version) + 1);
+      expect(versionOf(r, what)).toBe(versionOf(before, what));
+    }
+    // Moving allows 1 … count; adding 1 … count + 1; one key only; never relative to the rule itself.
+    const frozen = await s.getEntrypoint(Z, P);
+    expect(await code(s.editRule(Z, ep.id, idOf(r, 'a'), { position: { index: 9 } }))).toBe(kApiErrors.POSITION_OUT_OF_RANGE.code);
+    expect(await code(add('x', { index: 10 }))).toBe(kApiErrors.POSITION_OUT_OF_RANGE.code);
+    expect(await code(s.editRule(Z, ep.id, idOf(r, 'a'), { position: { index: 1, before: '' } }))).toBe(kApiErrors.POSITION_OUT_OF_RANGE.code);
+    for (const key of ['before', 'after']) {
+      expect(await code(s.editRule(Z, ep.id, idOf(r, 'a'), { position: { [key]: idOf(r, 'a') } }))).toBe(kApiErrors.POSITION_OUT_OF_RANGE.code);
+    }
+    expect(await s.getEntrypoint(Z, P)).toEqual(frozen);
+  });
+
   it('dry runs return the result and store nothing', async () => {
     const ep = await deploy(s, [execute()]);
     const dry = await s.addRule(Z, ep.id, { action: 'log', expression: 'true' }, { dryRun: true });

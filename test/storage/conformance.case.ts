@@ -164,6 +164,12 @@ export function runBucketConformance(t: ConformanceTarget): void {
       const chunks: Uint8Array[] = [];
       for await (const c of o.body as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
       expect(Buffer.concat(chunks).toString()).toBe('{"a":[1,2]}');
+      // A body is read once: a second read is a TypeError, as for any fetch body.
+      const once = (await b.get('j'))!;
+      expect(await once.text()).toBe('{"a":[1,2]}');
+      expect(once.bodyUsed).toBe(true);
+      const again = await once.arrayBuffer().then(() => undefined, (e: unknown) => e);
+      expect((again as Error | undefined)?.name).toBe('TypeError');
     });
 
     test('get: range objects', async () => {
@@ -312,6 +318,69 @@ export function runBucketConformance(t: ConformanceTarget): void {
         "Comma was expected to separate etags. Encountered a wildcard character '*' instead.",
       );
       expect(await text(await b.get('key'))).toBe('value');
+    });
+
+    test('conditions: combinations, missing objects and seconds granularity (the validator fixture)', async () => {
+      const b = await t.bucket();
+      // Land the upload in the middle of a second, so ±250 ms stays inside it (needed by the
+      // secondsGranularity cases below, which compare whole seconds).
+      let put = (await b.put('key', 'value')) as StoreObject;
+      for (let i = 0; i < 5 && !(put.uploaded.getTime() % 1000 >= 250 && put.uploaded.getTime() % 1000 < 750); i++) {
+        await new Promise((r) => setTimeout(r, (1500 - (Date.now() % 1000)) % 1000));
+        put = (await b.put('key', 'value')) as StoreObject;
+      }
+      const etag = put.etag;
+      const uploaded = put.uploaded.getTime();
+      const past = new Date(uploaded - 30_000);
+      const future = new Date(uploaded + 30_000);
+      const holds = async (onlyIf: object): Promise<boolean> => isBody(await b.get('key', { onlyIf: onlyIf as never }));
+      const falseCombos: [string, object][] = [
+        ['match and doesNotMatch the same etag', { etagMatches: etag, etagDoesNotMatch: etag }],
+        ['match, after(future)', { etagMatches: etag, uploadedAfter: future }],
+        ['match, after(future), before(past)', { etagMatches: etag, uploadedAfter: future, uploadedBefore: past }],
+        ['doesNotMatch(other), before(past)', { etagDoesNotMatch: 'other', uploadedBefore: past }],
+        ['doesNotMatch(other), after(future), before(past)', { etagDoesNotMatch: 'other', uploadedAfter: future, uploadedBefore: past }],
+        ['match(bad), doesNotMatch(bad), after(past), before(future)', { etagMatches: 'bad', etagDoesNotMatch: 'bad', uploadedAfter: past, uploadedBefore: future }],
+      ];
+      const trueCombos: [string, object][] = [
+        ['match, doesNotMatch(other)', { etagMatches: etag, etagDoesNotMatch: 'other' }],
+        ['match, before(past)', { etagMatches: etag, uploadedBefore: past }],
+        ['doesNotMatch(other), after(future)', { etagDoesNotMatch: 'other', uploadedAfter: future }],
+        ['all four, etags overriding dates', { etagMatches: etag, etagDoesNotMatch: 'other', uploadedAfter: future, uploadedBefore: past }],
+        ['before(future), doesNotMatch(other), after(future)', { uploadedBefore: future, etagDoesNotMatch: 'other', uploadedAfter: future }],
+        ['after(past), match, before(past)', { uploadedAfter: past, etagMatches: etag, uploadedBefore: past }],
+      ];
+      for (const [name, c] of falseCombos) expect(await holds(c), name).toBe(false);
+      for (const [name, c] of trueCombos) expect(await holds(c), name).toBe(true);
+
+      // A missing object passes only when neither etagMatches nor uploadedAfter is given (checked
+      // through put, since get answers null for a missing key whatever the condition).
+      const missing: [string, object, boolean][] = [
+        ['match', { etagMatches: etag }, false],
+        ['after', { uploadedAfter: past }, false],
+        ['match, after', { etagMatches: etag, uploadedAfter: past }, false],
+        ['doesNotMatch', { etagDoesNotMatch: etag }, true],
+        ['before', { uploadedBefore: future }, true],
+        ['doesNotMatch, before', { etagDoesNotMatch: etag, uploadedBefore: future }, true],
+        ['match, before', { etagMatches: etag, uploadedBefore: future }, false],
+        ['doesNotMatch, after', { etagDoesNotMatch: etag, uploadedAfter: past }, false],
+      ];
+      for (const [i, [name, c, stored]] of missing.entries()) {
+        const r = await b.put(`missing-${i}`, 'v', { onlyIf: c as never });
+        expect(r !== null, `missing object: ${name}`).toBe(stored);
+        expect((await b.head(`missing-${i}`)) !== null, `missing object: ${name}`).toBe(stored);
+      }
+      expect(await b.get('absent', { onlyIf: { etagDoesNotMatch: etag } })).toBeNull();
+
+      const ms = uploaded % 1000;
+      expect(await holds({ uploadedAfter: new Date(uploaded - 250) })).toBe(true);
+      expect(await holds({ uploadedBefore: new Date(uploaded + 250) })).toBe(true);
+      if (ms >= 250 && ms < 750) {
+        expect(await holds({ uploadedAfter: new Date(uploaded - 250), secondsGranularity: true })).toBe(false);
+        expect(await holds({ uploadedBefore: new Date(uploaded + 250), secondsGranularity: true })).toBe(false);
+      }
+      expect(await holds({ uploadedAfter: new Date(uploaded - 1250), secondsGranularity: true })).toBe(true);
+      expect(await holds({ uploadedBefore: new Date(uploaded + 1250), secondsGranularity: true })).toBe(true);
     });
 
     // ---- put
@@ -739,6 +808,22 @@ export function runBucketConformance(t: ConformanceTarget): void {
       expect((await b.list({ prefix: 'c/' })).objects).toHaveLength(0);
     });
 
+    test('misc: concurrent conditional writes of one key: exactly one create-if-absent and one compare-and-swap win', async () => {
+      const b = await t.bucket();
+      const n = 24;
+      const created = await Promise.all(Array.from({ length: n }, (_, i) => b.put('once', `v${i}`, { onlyIf: { etagDoesNotMatch: '*' } })));
+      const winners = created.filter((r): r is StoreObject => r !== null);
+      expect(winners).toHaveLength(1);
+      const stored = await b.get('once');
+      expect(stored!.etag).toBe(winners[0]!.etag);
+      expect(md5(await text(stored))).toBe(winners[0]!.etag);
+      // Every writer read the same etag; only the first swap against it may land.
+      const swapped = await Promise.all(Array.from({ length: n }, (_, i) => b.put('once', `w${i}`, { onlyIf: { etagMatches: winners[0]!.etag } })));
+      const swapWinners = swapped.filter((r): r is StoreObject => r !== null);
+      expect(swapWinners).toHaveLength(1);
+      expect((await b.head('once'))!.etag).toBe(swapWinners[0]!.etag);
+    });
+
     // ---- multipart
     const upload = async (b: StoreBucket, key: string, sizes: (number | [number, string])[]) => {
       const u = await b.createMultipartUpload(key);
@@ -875,6 +960,32 @@ export function runBucketConformance(t: ConformanceTarget): void {
       expect(done.size).toBe(150);
       await rejectsWith(u.complete([parts[0]!]), 'completeMultipartUpload: The specified multipart upload does not exist. (10024)');
       await rejectsWith(u.uploadPart(4, 'x'), 'uploadPart: The specified multipart upload does not exist. (10024)');
+    });
+
+    test('multipart: a part stream that errors half-way keeps the part it would replace', async () => {
+      const b = await t.bucket();
+      const u = await b.createMultipartUpload('k');
+      const p1 = await u.uploadPart(1, 'a'.repeat(50));
+      for (const size of [10, 200_000]) {
+        let sent = 0;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent >= size) {
+              c.error(new Error('boom'));
+              return;
+            }
+            sent += 5000;
+            c.enqueue(new Uint8Array(5000).fill(66));
+          },
+        });
+        await expect(u.uploadPart(1, stream)).rejects.toThrow();
+        await expect(u.uploadPart(2, new ReadableStream({ pull: (c) => c.error(new Error('boom')) }))).rejects.toThrow();
+      }
+      // Part 1 still holds its first content and etag; part 2 never existed.
+      await rejectsWith(u.complete([p1, { partNumber: 2, etag: p1.etag }]), 'completeMultipartUpload: One or more of the specified parts could not be found. (10025)');
+      const o = await u.complete([p1]);
+      expect(o.size).toBe(50);
+      expect(await text(await b.get('k'))).toBe('a'.repeat(50));
     });
 
     test('multipart: abort', async () => {

@@ -100,6 +100,44 @@ describe('embedded store', () => {
     expect(files).toEqual([]);
   });
 
+  it('lists 1000 keys by default, the maximum, and pages through the rest with the cursor', async () => {
+    const b = await openBucket({ dir: fresh() });
+    const keys = Array.from({ length: 1205 }, (_, i) => `k/${String(i).padStart(4, '0')}`);
+    // Concurrent puts share commits, so this stays quick despite each put being durable.
+    await Promise.all(keys.map((k) => b.put(k, '')));
+    const first = await b.list();
+    expect(first.objects).toHaveLength(1000);
+    expect(first.truncated).toBe(true);
+    if (!first.truncated) throw new Error('unreachable');
+    const second = await b.list({ cursor: first.cursor, limit: 1000 });
+    expect(second.truncated).toBe(false);
+    expect([...first.objects, ...second.objects].map((o) => o.key)).toEqual(keys);
+    await b.close();
+  });
+
+  it('frees the part files of a completed multipart object when it is overwritten or deleted', async () => {
+    const dir = fresh();
+    const b = await openBucket({ dir, minPartSize: 50 });
+    const blobFiles = (): number =>
+      readdirSync(join(dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
+    // Parts over 32 KiB are files; the small last part rides inline.
+    const upload = async (key: string): Promise<void> => {
+      const u = await b.createMultipartUpload(key);
+      await u.complete([await u.uploadPart(1, 'a'.repeat(40_000)), await u.uploadPart(2, 'b'.repeat(40_000)), await u.uploadPart(3, 'c')]);
+    };
+    await upload('over');
+    await upload('gone');
+    expect(blobFiles()).toBe(4);
+    await b.put('over', 'small');
+    await b.delete('gone');
+    // Release happens after the commit resolves; give the unlinks a moment.
+    for (let i = 0; i < 50 && blobFiles() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(blobFiles()).toBe(0);
+    expect(await (await b.get('over'))!.text()).toBe('small');
+    expect(await b.head('gone')).toBeNull();
+    await b.close();
+  });
+
   it('streams a 128 MiB object in and out without holding it in memory', async () => {
     const b = await openBucket({ dir: fresh() });
     const size = 128 * 1024 * 1024;
