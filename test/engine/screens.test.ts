@@ -1,0 +1,74 @@
+/**
+ * The engine's shortcuts that must not change a result, checked against the reference matcher (each
+ * rule's pattern by V8 over the whole text, same checks) on texts built to sit on their edges:
+ * - context words seen by the shared pass: a context-gated rule gets no window when its last context
+ *   word ended too far back; swept over every distance around the rule's reach;
+ * - screens: one alternation per 16 KB region decides where card and id rules run; values are put
+ *   astride region borders and among look-alikes.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileProgram, re2NativeBackend, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
+import { allRuleDefs } from '../../src/rules/index.js';
+import { referenceMatches } from '../../src/rules/reference.js';
+import { kScreens } from '../../src/engine/screens.js';
+
+const programs: Array<[string, Program]> = [['re2-wasm', compileProgram(allRuleDefs, re2WasmBackend)]];
+if (re2NativeBackend) programs.push(['re2', compileProgram(allRuleDefs, re2NativeBackend)]);
+
+async function engineSpans(program: Program, text: string): Promise<string[]> {
+  const r = await scanStream(program, [Buffer.from(text, 'utf8')], { contentType: 'text/plain' });
+  return r.findings.map((f) => `${f.ruleId}@${f.start}-${f.end}`).sort();
+}
+
+function referenceSpans(text: string, ids?: ReadonlySet<string>): string[] {
+  return allRuleDefs
+    .filter((r) => ids === undefined || ids.has(r.id))
+    .flatMap((rule) => referenceMatches(rule, text).map((m) => `${rule.id}@${Buffer.byteLength(text.slice(0, m.start))}-${Buffer.byteLength(text.slice(0, m.end))}`))
+    .sort();
+}
+
+/** Positive examples of digit/token rules gated by context words before the value. */
+const gated = allRuleDefs.filter((r) => r.context !== undefined && !('keywords' in r.trigger) && (r.context.after ?? 0) === 0);
+
+describe.each(programs)('shortcuts agree with the reference (%s)', (_name, program) => {
+  it('context words at every distance around the reach', async () => {
+    expect(gated.length).toBeGreaterThan(5);
+    let found = 0;
+    for (const rule of gated) {
+      const word = rule.context!.words[0]!;
+      const value = rule.examples.positive.find((e) => e.match !== undefined && (e.contentType ?? 'text/plain') === 'text/plain')?.match;
+      if (value === undefined) continue;
+      for (let gap = 0; gap <= rule.context!.before + 4; gap += 1) {
+        const text = `${word}:${' '.repeat(gap)}${value} and more`;
+        const want = referenceSpans(text);
+        expect(await engineSpans(program, text), `${rule.id}, gap ${gap}`).toEqual(want);
+        if (want.some((s) => s.startsWith(`${rule.id}@`))) found++;
+      }
+    }
+    // The sweep crossed the reach: some distances found the value, the longest did not.
+    expect(found).toBeGreaterThan(gated.length);
+  });
+
+  it('screened values astride 16 KB region borders, among look-alikes', async () => {
+    const screened = new Set(Object.values(kScreens).flat());
+    const values = allRuleDefs
+      .filter((r) => screened.has(r.id))
+      .flatMap((r) => r.examples.positive.filter((e) => (e.contentType ?? 'text/plain') === 'text/plain').map((e) => e.text));
+    expect(values.length).toBeGreaterThan(10);
+    // Look-alike numbers (long digit runs that wake the rules) fill the text; examples sit at
+    // offsets just before, on and after each multiple of 16 KiB.
+    const noise = 'order 2024-473989 200 470ms ts=1714585634874 id=095-7222302-4474435 ';
+    let text = '';
+    let v = 0;
+    for (const border of [16384, 32768, 49152, 65536]) {
+      for (const shift of [-90, -17, -3, 0, 5, 40]) {
+        while (text.length < border + shift) text += noise;
+        text = text.slice(0, border + shift) + ' ' + values[v++ % values.length]! + ' ';
+      }
+    }
+    text += noise;
+    const want = referenceSpans(text);
+    expect(want.length).toBeGreaterThan(5);
+    expect(await engineSpans(program, text)).toEqual(want);
+  });
+});
