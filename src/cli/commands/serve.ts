@@ -1,0 +1,151 @@
+import { type Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseZoneArgs, ServeError, startServe, type ServeHandle, type ServeStats } from '../../serve/index.js';
+import { type CliIO, UsageError } from '../io.js';
+
+interface ServeCliOptions {
+  data: string;
+  port: string;
+  auditPort: string;
+  proxyPort: string;
+  origin?: string;
+  originCa?: string;
+  zone?: string[];
+  workers?: string;
+  batchSize: string;
+  batchInterval: string;
+  backlogMb: string;
+  drainTimeout: string;
+}
+
+const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
+
+function integer(name: string, v: string, min: number, max: number): number {
+  const n = /^[0-9]{1,10}$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+/** Counters that mean work was not done, worth a warning when they grow. */
+function losses(s: ServeStats): Record<string, number> {
+  return {
+    'bodies not scanned (capture budget spent)': s.backlog?.bodiesSkipped ?? 0,
+    'bodies not scanned (backlog full)': s.backlog?.bodiesDropped ?? 0,
+    'scan errors': s.backlog?.scanErrors ?? 0,
+    'events dropped (buffer full)': s.events.eventsDropped,
+    'batch write errors': s.events.writeErrors,
+    'epoch publish errors': s.events.publishErrors,
+  };
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one ends the process at once. */
+function stopSignal(io: CliIO): Promise<string> {
+  return new Promise((resolveStop) => {
+    let stopping = false;
+    const on = (sig: NodeJS.Signals): void => {
+      if (stopping) {
+        io.stderr.write(`leakscan: ${sig} again: stopping now, events not yet written are lost\n`);
+        process.exit(130);
+      }
+      stopping = true;
+      resolveStop(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/**
+ * `leakscan serve`: the Rulesets API, the epoch audit log and (with --origin) the scanning proxy on
+ * one data directory; prints `ready` once every listener accepts connections and drains on
+ * SIGINT/SIGTERM. Exit codes: 0 after a clean stop, 2 when it cannot start (bad option, port in use,
+ * data directory in use). See docs/serve.md.
+ */
+export function registerServe(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('serve')
+    .description('run the service: Rulesets API, epoch audit log and, with --origin, the scanning proxy')
+    .addOption(new Option('-d, --data <dir>', 'data directory (created on first start)').default('.leakscan'))
+    .addOption(new Option('-p, --port <port>', 'Rulesets API port (0: any free port)').default('8787'))
+    .addOption(new Option('--audit-port <port>', 'epoch audit log port (HTTPS)').default('8788'))
+    .addOption(new Option('--proxy-port <port>', 'proxy port (with --origin)').default('8080'))
+    .option('--origin <url>', 'origin the proxy forwards to (http:// or https://); no proxy without it')
+    .option('--origin-ca <file>', 'PEM CA certificate(s) to trust for an https origin, instead of the system CAs')
+    .option('-z, --zone <ID|HOST=ID>', 'zone of every host (ID) or of one host or *.suffix (HOST=ID); repeatable. Default: derived from the Host header', collect)
+    .option('--workers <n>', 'scanner worker threads (default: one per core)')
+    .addOption(new Option('--batch-size <n>', 'write a zone\'s batch once it holds this many events').default('1000'))
+    .addOption(new Option('--batch-interval <ms>', '…or this long after its first event').default('2000'))
+    .addOption(new Option('--backlog-mb <n>', 'memory for bodies waiting to be scanned; beyond it bodies are skipped and counted').default('64'))
+    .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
+    .action(async (opts: ServeCliOptions) => {
+      const dataDir = resolve(io.cwd, opts.data);
+      if (opts.origin === undefined && opts.zone !== undefined) throw new UsageError('--zone needs --origin (zones only matter to the proxy)');
+      let zones;
+      try {
+        zones = parseZoneArgs(opts.zone ?? []);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      let originCa: Buffer | undefined;
+      if (opts.originCa !== undefined) {
+        if (opts.origin === undefined) throw new UsageError('--origin-ca needs --origin');
+        try {
+          originCa = readFileSync(resolve(io.cwd, opts.originCa));
+        } catch (e) {
+          throw new UsageError(`cannot read --origin-ca ${opts.originCa}: ${(e as Error).message}`);
+        }
+      }
+      const out = (line: string): void => void io.stdout.write(`${line}\n`);
+      const err = (line: string): void => void io.stderr.write(`${line}\n`);
+      let svc: ServeHandle;
+      try {
+        svc = await startServe({
+          dataDir,
+          port: integer('--port', opts.port, 0, 65535),
+          auditPort: integer('--audit-port', opts.auditPort, 0, 65535),
+          proxyPort: integer('--proxy-port', opts.proxyPort, 0, 65535),
+          ...(opts.origin === undefined ? {} : { origin: opts.origin }),
+          ...(originCa === undefined ? {} : { originCa }),
+          zones,
+          ...(opts.workers === undefined ? {} : { workers: integer('--workers', opts.workers, 1, 256) }),
+          batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
+          backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
+          drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
+          log: err,
+          onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`),
+        });
+      } catch (e) {
+        if (e instanceof ServeError) throw new UsageError(`${e.code}: ${e.message}`);
+        throw e;
+      }
+      const stop = stopSignal(io);
+      if (svc.admin.created) out(`admin token: ${svc.admin.token} (saved in ${resolve(dataDir, 'admin-token')}; shown once)`);
+      for (const p of svc.created) out(`created ${p}`);
+      out(`audit signing key: ${svc.publicKey}`);
+      out(`rulesets API: ${svc.api.url}`);
+      out(`audit log: ${svc.audit.url}`);
+      if (svc.proxy) out(`proxy: ${svc.proxy.url} -> ${opts.origin}`);
+      if (svc.recovered > 0) out(`recovered: published ${svc.recovered} batch${svc.recovered === 1 ? '' : 'es'} written before the last stop`);
+      out('ready');
+
+      let reported = losses(svc.stats());
+      const watch = setInterval(() => {
+        const now = losses(svc.stats());
+        for (const [what, n] of Object.entries(now)) {
+          if (n > (reported[what] ?? 0)) err(`leakscan: warning: ${what}: ${n} since start`);
+        }
+        reported = now;
+      }, 10_000);
+      watch.unref();
+
+      const sig = await stop;
+      clearInterval(watch);
+      err(`leakscan: ${sig}: draining`);
+      await svc.close();
+      const s = svc.stats();
+      const lost = Object.entries(losses(s)).filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
+      err(`leakscan: stopped: ${s.events.eventsWritten} events in ${s.events.batchesWritten} batches written, ${s.events.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
+      setExit(0);
+    });
+}

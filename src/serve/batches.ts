@@ -1,0 +1,356 @@
+/**
+ * Events to batches to epochs. Events are buffered per zone and written as one NDJSON object per
+ * batch; each batch's SHA-256 is then published as the next epoch of the zone's audit namespace, so a
+ * batch cannot be dropped or altered without `leakscan verify` noticing.
+ *
+ * Layout (docs/serve.md):
+ *   events bucket   events/{zone}/{batch:10 digits}.ndjson   batch n of the zone (create-only put)
+ *   audit log       namespace `events.{zone}`, epoch n       digest = SHA-256 of batch n's bytes
+ *
+ * Order per zone is strict: batch n is written before epoch n is published, and batch n+1 only after
+ * batch n is written. So after a crash the only possible damage is batches written but not yet
+ * published; they are the ones after the latest epoch, found by probing forward from it, and
+ * `recover()` (run by every start) publishes them in order from their stored bytes. A failed publish
+ * while running is retried the same way before the zone's next batch.
+ */
+import { createHash } from 'node:crypto';
+import { AuditError, type AuditLog } from '../audit/index.js';
+import type { StoreBucket } from '../storage/index.js';
+import { batchBytes, type PendingEvent } from './events.js';
+
+/** Batch key of zone `zone`, number `n` (zero-padded so a listing is in batch order). */
+export function batchKey(zone: string, n: number): string {
+  return `events/${zone}/${String(n).padStart(10, '0')}.ndjson`;
+}
+
+export const kBatchKey = /^events\/([0-9a-f]{32})\/([0-9]{10})\.ndjson$/;
+
+/** The audit log namespace holding a zone's epochs. */
+export function namespaceOf(zone: string): string {
+  return `events.${zone}`;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface BatchOptions {
+  /** A zone's buffer is written once it holds this many events. Default 1,000. */
+  size?: number;
+  /** …or this many ms after its first buffered event, whichever comes first. Default 2,000. */
+  intervalMs?: number;
+  /** Events buffered over all zones (not yet written); more are dropped and counted. Default 100,000. */
+  maxBuffered?: number;
+}
+
+export const kBatchDefaults = { size: 1000, intervalMs: 2000, maxBuffered: 100_000 } as const;
+
+export interface EventLogStats {
+  /** Events taken into a buffer. */
+  eventsAccepted: number;
+  /** Events refused because `maxBuffered` were already waiting. */
+  eventsDropped: number;
+  eventsWritten: number;
+  batchesWritten: number;
+  epochsPublished: number;
+  /** Failed batch writes (the events stay buffered and are retried). */
+  writeErrors: number;
+  /** Failed publishes (retried before the zone's next batch and on the next start). */
+  publishErrors: number;
+}
+
+interface ZoneState {
+  zone: string;
+  namespace: string;
+  /** Latest published epoch (0: none). */
+  published: number;
+  /** Latest written batch (0: none); never below `published`. */
+  written: number;
+}
+
+interface ZoneBuffer {
+  events: PendingEvent[];
+  timer: NodeJS.Timeout | null;
+  state: ZoneState | null;
+  /** Tail of the zone's serial queue (init, flushes). */
+  queue: Promise<unknown>;
+}
+
+export interface EventLogOptions extends BatchOptions {
+  bucket: StoreBucket;
+  log: AuditLog;
+  onError?: (err: unknown) => void;
+}
+
+function isAudit(e: unknown, code: string): boolean {
+  return e instanceof AuditError && e.code === code;
+}
+
+/**
+ * The writer of a data directory's events. One per process (the bucket's lock keeps other processes out).
+ * @example
+ * const events = new EventLog({ bucket, log: audit.log });
+ * await events.recover();
+ * events.add(zone, pending);
+ * await events.close(); // writes and publishes every buffered event
+ */
+export class EventLog {
+  readonly #bucket: StoreBucket;
+  readonly #log: AuditLog;
+  readonly #size: number;
+  readonly #interval: number;
+  readonly #maxBuffered: number;
+  readonly #onError: (err: unknown) => void;
+  readonly #zones = new Map<string, ZoneBuffer>();
+  #buffered = 0;
+  #closed = false;
+  readonly stats: EventLogStats = {
+    eventsAccepted: 0,
+    eventsDropped: 0,
+    eventsWritten: 0,
+    batchesWritten: 0,
+    epochsPublished: 0,
+    writeErrors: 0,
+    publishErrors: 0,
+  };
+
+  constructor(options: EventLogOptions) {
+    this.#bucket = options.bucket;
+    this.#log = options.log;
+    this.#size = options.size ?? kBatchDefaults.size;
+    this.#interval = options.intervalMs ?? kBatchDefaults.intervalMs;
+    this.#maxBuffered = options.maxBuffered ?? kBatchDefaults.maxBuffered;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /** Events buffered and not yet written. */
+  get buffered(): number {
+    return this.#buffered;
+  }
+
+  /**
+   * Publishes every batch written but not published (a crash between the two), for every zone with
+   * batches. Returns how many epochs it published.
+   */
+  async recover(): Promise<{ zones: number; published: number }> {
+    const zones: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#bucket.list({ prefix: 'events/', delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
+      for (const p of page.delimitedPrefixes) {
+        const m = /^events\/([0-9a-f]{32})\/$/.exec(p);
+        if (m) zones.push(m[1]!);
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor !== undefined);
+    let published = 0;
+    for (const zone of zones) {
+      const z = this.#zone(zone);
+      await this.#serial(z, async () => {
+        let st: ZoneState | null = null;
+        let before = 0;
+        try {
+          st = await this.#state(z, zone);
+          before = st.published;
+          await this.#publishPending(st);
+        } catch (e) {
+          // One zone's log refusing (e.g. its namespace was disabled) must not stop the service; its
+          // batches stay stored, verify reports them, and the next flush or start tries again.
+          this.stats.publishErrors++;
+          this.#onError(e);
+        }
+        if (st) published += st.published - before;
+      });
+    }
+    return { zones: zones.length, published };
+  }
+
+  /** Buffers a zone's events; returns how many were accepted (the rest are counted as dropped). */
+  add(zone: string, events: readonly PendingEvent[]): number {
+    if (events.length === 0) return 0;
+    const room = this.#closed ? 0 : Math.max(0, this.#maxBuffered - this.#buffered);
+    const take = Math.min(room, events.length);
+    this.stats.eventsDropped += events.length - take;
+    if (take === 0) return 0;
+    const z = this.#zone(zone);
+    for (let i = 0; i < take; i++) z.events.push(events[i]!);
+    this.#buffered += take;
+    this.stats.eventsAccepted += take;
+    if (z.events.length >= this.#size) this.#schedule(zone, z, 0);
+    else if (z.timer === null) this.#schedule(zone, z, this.#interval);
+    return take;
+  }
+
+  /** Writes and publishes every buffered event now. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#zones.entries()].map(([zone, z]) => this.#flushZone(zone, z)));
+  }
+
+  /** Refuses new events, then writes and publishes everything buffered (retrying a failed write once). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const z of this.#zones.values()) {
+      if (z.timer) clearTimeout(z.timer);
+      z.timer = null;
+    }
+    await this.flush();
+    if (this.#buffered > 0) await this.flush();
+    await Promise.all([...this.#zones.values()].map((z) => z.queue));
+    if (this.#buffered > 0) this.#onError(new Error(`${this.#buffered} events could not be written and are lost`));
+  }
+
+  #zone(zone: string): ZoneBuffer {
+    let z = this.#zones.get(zone);
+    if (z === undefined) {
+      z = { events: [], timer: null, state: null, queue: Promise.resolve() };
+      this.#zones.set(zone, z);
+    }
+    return z;
+  }
+
+  #schedule(zone: string, z: ZoneBuffer, ms: number): void {
+    if (z.timer !== null) {
+      if (ms > 0) return;
+      clearTimeout(z.timer);
+    }
+    z.timer = setTimeout(() => {
+      z.timer = null;
+      void this.#flushZone(zone, z);
+    }, ms);
+  }
+
+  #serial<T>(z: ZoneBuffer, fn: () => Promise<T>): Promise<T> {
+    const run = z.queue.then(fn, fn);
+    z.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** The zone's numbers, read once: its namespace (created when missing), latest epoch, latest batch. */
+  async #state(z: ZoneBuffer, zone: string): Promise<ZoneState> {
+    if (z.state) return z.state;
+    const namespace = namespaceOf(zone);
+    try {
+      await this.#log.requireNamespace(namespace);
+    } catch (e) {
+      if (!isAudit(e, 'AUDIT_ERR_NAMESPACE_NOT_FOUND')) throw e;
+      try {
+        await this.#log.createNamespace({ name: namespace });
+      } catch (e2) {
+        if (!isAudit(e2, 'AUDIT_ERR_NAMESPACE_EXISTS')) throw e2;
+      }
+    }
+    let published = 0;
+    try {
+      published = (await this.#log.latest(namespace)).epoch;
+    } catch (e) {
+      if (!isAudit(e, 'AUDIT_ERR_EPOCH_NOT_FOUND')) throw e;
+    }
+    // Batches are contiguous and never ahead of their predecessor: probe forward from the latest epoch.
+    let written = published;
+    while (await this.#bucket.head(batchKey(zone, written + 1))) written++;
+    z.state = { zone, namespace, published, written };
+    return z.state;
+  }
+
+  async #publishPending(st: ZoneState): Promise<void> {
+    while (st.published < st.written) {
+      const n = st.published + 1;
+      const obj = await this.#bucket.get(batchKey(st.zone, n));
+      if (obj === null) throw new Error(`batch ${batchKey(st.zone, n)} disappeared before its epoch was published`);
+      await this.#publish(st, n, sha256Hex(new Uint8Array(await obj.arrayBuffer())));
+    }
+  }
+
+  async #publish(st: ZoneState, n: number, digest: string): Promise<void> {
+    try {
+      await this.#log.publish(st.namespace, { epoch: n, digest });
+      this.stats.epochsPublished++;
+    } catch (e) {
+      if (!isAudit(e, 'AUDIT_ERR_EPOCH_EXISTS')) throw e;
+      // Published by an earlier run whose bookkeeping we did not see: fine if it is this batch's digest.
+      const rec = await this.#log.record(st.namespace, n);
+      if (rec.digest !== digest) {
+        this.#onError(new Error(`epoch ${n} of ${st.namespace} holds digest ${rec.digest}, not the digest ${digest} of ${batchKey(st.zone, n)}`));
+      }
+    }
+    st.published = n;
+  }
+
+  #flushZone(zone: string, z: ZoneBuffer): Promise<void> {
+    if (z.timer !== null) {
+      clearTimeout(z.timer);
+      z.timer = null;
+    }
+    return this.#serial(z, async () => {
+      let st: ZoneState;
+      try {
+        st = await this.#state(z, zone);
+      } catch (e) {
+        this.stats.writeErrors++;
+        this.#onError(e);
+        this.#retry(zone, z);
+        return;
+      }
+      if (st.published < st.written) {
+        try {
+          await this.#publishPending(st);
+        } catch (e) {
+          // The batch stays stored; writing goes on, and the next flush or start publishes in order.
+          this.stats.publishErrors++;
+          this.#onError(e);
+        }
+      }
+      while (z.events.length > 0) {
+        const events = z.events.slice(0, this.#size);
+        const n = st.written + 1;
+        const bytes = batchBytes(n, events);
+        const digest = sha256Hex(bytes);
+        let put;
+        try {
+          put = await this.#bucket.put(batchKey(zone, n), bytes, {
+            // Create-only: a batch is never overwritten, whatever happens to this process's numbers.
+            onlyIf: { etagDoesNotMatch: '*' },
+            httpMetadata: { contentType: 'application/x-ndjson' },
+            customMetadata: { zone, batch: String(n), events: String(events.length) },
+            sha256: digest,
+          });
+        } catch (e) {
+          this.stats.writeErrors++;
+          this.#onError(e);
+          this.#retry(zone, z);
+          return;
+        }
+        if (put === null) {
+          // Batch n exists (written by a run we did not learn of): re-read the numbers and go on.
+          z.state = null;
+          try {
+            st = await this.#state(z, zone);
+          } catch (e) {
+            this.stats.writeErrors++;
+            this.#onError(e);
+            this.#retry(zone, z);
+            return;
+          }
+          continue;
+        }
+        z.events.splice(0, events.length);
+        this.#buffered -= events.length;
+        st.written = n;
+        this.stats.batchesWritten++;
+        this.stats.eventsWritten += events.length;
+        if (st.published === n - 1) {
+          try {
+            await this.#publish(st, n, digest);
+          } catch (e) {
+            this.stats.publishErrors++;
+            this.#onError(e);
+          }
+        }
+      }
+    });
+  }
+
+  #retry(zone: string, z: ZoneBuffer): void {
+    if (!this.#closed && z.events.length > 0 && z.timer === null) this.#schedule(zone, z, this.#interval);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The service's error catalogue (`leakscan serve` and `leakscan verify`): one stable code per failure
+ * to start or to read a data directory, and one per problem `verify` can find. docs/serve.md lists
+ * every code; test/serve/errors-doc.test.ts checks both ways. Kept beside the code, as the audit log's
+ * and the store's catalogues are, because these codes belong to this capability only.
+ */
+export const kServeErrors = {
+  SERVE_ERR_INVALID_OPTION: 'an option has an invalid value',
+  SERVE_ERR_DATA_LOCKED: 'the data directory is in use by another process (a running `leakscan serve`)',
+  SERVE_ERR_NO_DATA: 'the data directory holds no leakscan service data',
+  SERVE_ERR_LISTEN: 'a port could not be listened on',
+} as const;
+
+export type ServeErrorCode = keyof typeof kServeErrors;
+
+/**
+ * A failure of the service to start, or of `verify` to open a data directory.
+ * @example
+ * try { await startServe({ dataDir }); } catch (e) { if (e instanceof ServeError && e.code === 'SERVE_ERR_DATA_LOCKED') … }
+ */
+export class ServeError extends Error {
+  readonly code: ServeErrorCode;
+  constructor(code: ServeErrorCode, detail?: string, options?: { cause?: unknown }) {
+    super(detail ? `${kServeErrors[code]}: ${detail}` : kServeErrors[code], options);
+    this.name = 'ServeError';
+    this.code = code;
+  }
+}
+
+/**
+ * What `leakscan verify` can find wrong with a zone's stored batches and the audit log's epochs. Each
+ * problem names the batch (its bucket key) or the epoch it is about.
+ */
+export const kVerifyProblems = {
+  VERIFY_DIGEST_MISMATCH: "the batch's SHA-256 differs from the digest signed in its epoch (the batch was altered)",
+  VERIFY_BAD_SIGNATURE: "the epoch record does not verify with the audit log's published keys",
+  VERIFY_BATCH_WITHOUT_EPOCH: 'a stored batch has no published epoch',
+  VERIFY_EPOCH_WITHOUT_BATCH: 'a published epoch has no stored batch (the batch was deleted)',
+  VERIFY_GAP: 'neither a batch nor an epoch exists for a number below the latest (the sequence has a gap)',
+  VERIFY_BAD_BATCH: 'a batch is not NDJSON of this zone\'s events with its own batch number',
+  VERIFY_UNEXPECTED_KEY: "a key under the zone's events/ prefix is not a batch key",
+  VERIFY_NOTHING_STORED: 'the zone asked for has no batches and no epochs',
+} as const;
+
+export type VerifyProblemCode = keyof typeof kVerifyProblems;

@@ -1,0 +1,112 @@
+/**
+ * Log events: one per finding of a proxied response, as Sensitive Data Detection's security events
+ * (action `log`). Built from the scanner's findings, which carry only redacted values, and from
+ * request metadata that never includes the query string (a query can itself carry a secret).
+ */
+import { managedRuleset } from '../rules/index.js';
+import type { Finding } from '../types.js';
+
+/** What is known of one proxied exchange when its response starts. */
+export interface ExchangeInfo {
+  /** Random id of the exchange (32 hex digits), shared by all its events. */
+  requestId: string;
+  /** ms since the Unix epoch at which the response headers arrived from the origin. */
+  timestamp: number;
+  zone: string;
+  /** Host header as received (lower case, at most 255 characters). */
+  host: string;
+  method: string;
+  /** Path without the query string, at most 2,048 characters. */
+  path: string;
+  status: number;
+  contentType: string | null;
+  contentEncoding: string | null;
+}
+
+/** One stored event (a line of a batch). Field order is the order written. */
+export interface LogEvent {
+  /** The zone's batch this event is stored in (also the audit epoch that signs the batch). */
+  batch: number;
+  /** Position in the batch, from 0. */
+  seq: number;
+  /** `<requestId>-<n>`: n counts the exchange's findings from 0. */
+  id: string;
+  timestamp: string;
+  zone: string;
+  action: 'log';
+  rulesetId: string;
+  ruleId: string;
+  description: string;
+  tags: string[];
+  host: string;
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  requestId: string;
+  /** UTF-8 byte offsets into the decoded body (after Content-Encoding), end exclusive. */
+  start: number;
+  end: number;
+  redacted: string;
+}
+
+/** An event before it is given its place in a batch. */
+export type PendingEvent = Omit<LogEvent, 'batch' | 'seq'>;
+
+const kMaxPath = 2048;
+const kMaxHost = 255;
+
+/** Path of a request target without its query string or fragment, bounded. */
+export function pathOf(target: string | undefined): string {
+  let t = target ?? '/';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) {
+    // Absolute form (a forward proxy request line): keep only the path.
+    try {
+      t = new URL(t).pathname;
+    } catch {
+      t = '/';
+    }
+  }
+  const cut = t.search(/[?#]/);
+  if (cut >= 0) t = t.slice(0, cut);
+  return t.length > kMaxPath ? t.slice(0, kMaxPath) : t;
+}
+
+export function hostOf(header: string | undefined): string {
+  const h = (header ?? '').toLowerCase();
+  return h.length > kMaxHost ? h.slice(0, kMaxHost) : h;
+}
+
+/** Events of one exchange, one per finding, in the scanner's order. */
+export function eventsOf(info: ExchangeInfo, findings: readonly Finding[]): PendingEvent[] {
+  const timestamp = new Date(info.timestamp).toISOString();
+  return findings.map((f, i) => ({
+    id: `${info.requestId}-${i}`,
+    timestamp,
+    zone: info.zone,
+    action: 'log',
+    rulesetId: managedRuleset.id,
+    ruleId: f.ruleId,
+    description: f.description,
+    tags: [...f.tags],
+    host: info.host,
+    method: info.method,
+    path: info.path,
+    status: info.status,
+    contentType: info.contentType,
+    requestId: info.requestId,
+    start: f.start,
+    end: f.end,
+    redacted: f.redacted,
+  }));
+}
+
+/** The NDJSON bytes of a batch: one event per line, each ending in `\n`. */
+export function batchBytes(batch: number, events: readonly PendingEvent[]): Buffer {
+  let text = '';
+  events.forEach((e, seq) => {
+    const line: LogEvent = { batch, seq, ...e };
+    text += `${JSON.stringify(line)}\n`;
+  });
+  return Buffer.from(text, 'utf8');
+}

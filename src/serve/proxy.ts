@@ -1,0 +1,347 @@
+/**
+ * The scanning reverse proxy: forwards each request to the origin and streams the response back
+ * unchanged, while a tap copies the first bytes of the body (at most what the scanner reads) into the
+ * scan backlog. The client's bytes go origin → tap → client with the client's own backpressure only;
+ * the tap never waits for anything, so the scanner's speed cannot change a response's latency.
+ *
+ * Per response, the zone's effective rules (`RulesetService.effectiveRules`, evaluated on the request
+ * and the response headers) decide whether the body is scanned at all and which findings become
+ * events; a body with no rules to run, a binary Content-Type, or no body is never held.
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
+import { Transform, pipeline, type TransformCallback } from 'node:stream';
+import { classifyContentType, parseContentEncoding } from '../content/index.js';
+import { kEncodedSlackBytes } from '../pool/protocol.js';
+import type { EffectiveRules, Traffic } from '../rulesets/index.js';
+import { eventsOf, hostOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
+import type { ScanBacklog } from './backlog.js';
+import type { ZoneResolver } from './zones.js';
+
+/** Decoded bytes the scanner reads of a body: the spec's 1 MB (1,048,576 bytes, the engine's cap). */
+export const kScanBytes = 1024 * 1024;
+
+export interface ProxyOptions {
+  /** `http://…` or `https://…`; a path prefix is prepended to every request path. */
+  origin: URL;
+  port: number;
+  host: string;
+  zones: ZoneResolver;
+  rules: (zone: string, traffic: Traffic) => Promise<EffectiveRules>;
+  /** null: forward only (nothing is scanned). */
+  backlog: ScanBacklog | null;
+  onEvents: (zone: string, events: PendingEvent[]) => void;
+  onError: (err: unknown) => void;
+  /** Idle time allowed on the origin connection before the exchange fails (504 before the response). Default 120 s. */
+  originTimeoutMs?: number;
+  /** Trust the origin's certificate only from these CAs (PEM); default: the system's. */
+  originCa?: string | Buffer;
+}
+
+export interface ProxyStats {
+  requests: number;
+  /** Exchanges that failed at the origin (502/504 or a cut response). */
+  originErrors: number;
+  /** Exchanges in progress. */
+  active: number;
+}
+
+export interface ProxyServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  stats(): ProxyStats;
+  /** Stops accepting, lets exchanges in progress finish for up to `drainMs`, then cuts the rest. */
+  close(drainMs: number): Promise<void>;
+}
+
+// RFC 9110 §7.6.1: connection-specific fields are not forwarded, nor those the Connection field names.
+const kHopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+function hopByHop(raw: readonly string[]): Set<string> {
+  const out = new Set(kHopByHop);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() === 'connection') for (const t of raw[i + 1]!.split(',')) out.add(t.trim().toLowerCase());
+  }
+  return out;
+}
+
+/** rawHeaders without hop-by-hop fields, as a flat [name, value, …] list (names keep their case). */
+function endToEnd(raw: readonly string[], drop: readonly string[] = []): string[] {
+  const skip = hopByHop(raw);
+  for (const d of drop) skip.add(d);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!skip.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** Holds the first bytes of one body for the scanner, within the backlog's budget. */
+class Capture {
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+  #state: 'open' | 'complete' | 'released' = 'open';
+  readonly #limit: number;
+  readonly #backlog: ScanBacklog;
+  readonly #complete: (chunks: Buffer[], bytes: number) => void;
+
+  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void) {
+    this.#limit = limit;
+    this.#backlog = backlog;
+    this.#complete = complete;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.#state !== 'open') return;
+    const take = Math.min(chunk.length, this.#limit - this.#bytes);
+    if (!this.#backlog.reserve(take)) {
+      this.#backlog.skipped();
+      this.release();
+      return;
+    }
+    this.#chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+    this.#bytes += take;
+    if (this.#bytes >= this.#limit) this.end();
+  }
+
+  /** The body ended (or was cut, or the limit reached): hand what was captured on. */
+  end(): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'complete';
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    this.#complete(chunks, this.#bytes);
+  }
+
+  /** Gives the bytes back without scanning (no rules to run, or out of budget). */
+  release(): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'released';
+    this.#chunks = [];
+    this.#backlog.release(this.#bytes);
+  }
+}
+
+class Tap extends Transform {
+  readonly #capture: Capture;
+  constructor(capture: Capture) {
+    super();
+    this.#capture = capture;
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.#capture.add(chunk);
+    cb(null, chunk);
+  }
+  override _flush(cb: TransformCallback): void {
+    this.#capture.end();
+    cb();
+  }
+}
+
+function plainError(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = `${text}\n`;
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+}
+
+/**
+ * Starts the proxy on `http://host:port`. Resolves once the port accepts connections.
+ * @example
+ * const proxy = await startProxy({ origin: new URL('http://127.0.0.1:3000'), port: 8080, host: '127.0.0.1', zones, rules, backlog, onEvents, onError });
+ */
+export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
+  const https = o.origin.protocol === 'https:';
+  const agent = https
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 256, ...(o.originCa === undefined ? {} : { ca: o.originCa }) })
+    : new HttpAgent({ keepAlive: true, maxSockets: 256 });
+  const send = https ? httpsRequest : httpRequest;
+  const prefix = o.origin.pathname.replace(/\/+$/, '');
+  const originTimeout = o.originTimeoutMs ?? 120_000;
+  const stats = { requests: 0, originErrors: 0, active: 0 };
+  let drained: (() => void) | null = null;
+
+  const exchange = (req: IncomingMessage, res: ServerResponse): void => {
+    stats.requests++;
+    stats.active++;
+    res.once('close', () => {
+      stats.active--;
+      if (stats.active === 0) drained?.();
+    });
+    const hostHeader = req.headers.host;
+    const zone = o.zones.zoneOf(hostHeader);
+    const target = req.url !== undefined && req.url.startsWith('/') ? req.url : `/${pathOf(req.url).replace(/^\/+/, '')}`;
+    const forwardedFor = req.socket.remoteAddress ?? '';
+    const headers: string[] = endToEnd(req.rawHeaders, ['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']);
+    const priorFor = req.headers['x-forwarded-for'];
+    headers.push(
+      'Host', o.origin.host,
+      'X-Forwarded-Host', hostHeader ?? '',
+      'X-Forwarded-Proto', 'http',
+      'X-Forwarded-For', priorFor ? `${Array.isArray(priorFor) ? priorFor.join(', ') : priorFor}, ${forwardedFor}` : forwardedFor,
+    );
+    const up = send({
+      protocol: o.origin.protocol,
+      hostname: o.origin.hostname.replace(/^\[|\]$/g, ''),
+      port: o.origin.port || (https ? 443 : 80),
+      method: req.method,
+      path: prefix + target,
+      headers: headers as unknown as OutgoingHttpHeaders,
+      agent,
+      // SNI carries names only (RFC 6066 §3); an IP literal origin is checked against the certificate's IP SANs.
+      ...(https && isIP(o.origin.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: o.origin.hostname } : {}),
+    });
+    up.setTimeout(originTimeout, () => up.destroy(Object.assign(new Error(`no data from the origin for ${originTimeout} ms`), { code: 'ETIMEDOUT' })));
+    up.on('error', (err: NodeJS.ErrnoException) => {
+      stats.originErrors++;
+      const timeout = err.code === 'ETIMEDOUT';
+      plainError(res, timeout ? 504 : 502, `leakscan: ${timeout ? 'the origin did not answer in time' : `the origin could not be reached (${err.code ?? err.message})`}`);
+    });
+    // A client that goes away mid-exchange ends the origin side too.
+    res.once('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    req.on('error', () => up.destroy());
+    req.pipe(up);
+
+    up.on('response', (ur: IncomingMessage) => {
+      const status = ur.statusCode ?? 502;
+      const contentType = typeof ur.headers['content-type'] === 'string' ? ur.headers['content-type'] : null;
+      const contentEncoding = typeof ur.headers['content-encoding'] === 'string' ? ur.headers['content-encoding'] : null;
+      const info: ExchangeInfo = {
+        requestId: randomBytes(16).toString('hex'),
+        timestamp: Date.now(),
+        zone,
+        host: hostOf(hostHeader),
+        method: req.method ?? 'GET',
+        path: pathOf(req.url),
+        status,
+        contentType,
+        contentEncoding,
+      };
+      try {
+        res.writeHead(status, ur.statusMessage ?? '', endToEnd(ur.rawHeaders));
+      } catch (e) {
+        // Headers Node refuses to send (invalid characters from a broken origin): answer 502 instead.
+        o.onError(e);
+        ur.destroy();
+        stats.originErrors++;
+        plainError(res, 502, 'leakscan: the origin sent headers that cannot be forwarded');
+        return;
+      }
+      const capture = captureFor(info, req, ur);
+      const done = (err: Error | null): void => {
+        if (err && !res.writableFinished) {
+          if (!ur.complete) stats.originErrors++;
+          res.destroy();
+        }
+        // A cut body is still scanned as far as it went: the client received those bytes.
+        capture?.end();
+      };
+      if (capture) pipeline(ur, new Tap(capture), res, done);
+      else pipeline(ur, res, done);
+    });
+  };
+
+  const captureFor = (info: ExchangeInfo, req: IncomingMessage, ur: IncomingMessage): Capture | null => {
+    const backlog = o.backlog;
+    if (backlog === null) return null;
+    if (req.method === 'HEAD' || info.status === 204 || info.status === 304 || (info.status >= 100 && info.status < 200)) return null;
+    if (info.contentType !== null && classifyContentType(info.contentType).kind === 'binary') return null;
+    const encoded = parseContentEncoding(info.contentEncoding ?? undefined).codings.length > 0;
+    // Encoded bodies: enough compressed bytes to decode the scanner's 1 MB (the pool's own bound).
+    const limit = encoded ? 2 * kScanBytes + kEncodedSlackBytes : kScanBytes;
+    const traffic: Traffic = {
+      request: {
+        url: req.url ?? '/',
+        method: info.method,
+        headers: req.headers,
+        ...(req.socket.remoteAddress === undefined ? {} : { clientIp: req.socket.remoteAddress }),
+        httpVersion: `HTTP/${req.httpVersion}`,
+        timestamp: info.timestamp,
+      },
+      response: { status: info.status, headers: ur.headers },
+    };
+    const decided = o.rules(info.zone, traffic).then(
+      (r) => (r.ruleIds.length === 0 ? null : new Set(r.ruleIds)),
+      (e: unknown) => {
+        o.onError(e);
+        return null;
+      },
+    );
+    const capture = new Capture(limit, backlog, (chunks, bytes) => {
+      void decided.then((ruleIds) => {
+        if (ruleIds === null || bytes === 0) {
+          backlog.release(bytes);
+          return;
+        }
+        backlog.submit({
+          chunks,
+          bytes,
+          meta: { ...(info.contentType === null ? {} : { contentType: info.contentType }), ...(info.contentEncoding === null ? {} : { contentEncoding: info.contentEncoding }) },
+          done: (report) => {
+            if (report === null) return;
+            // The pool runs every managed rule; the zone's effective rules pick the findings. Rules are
+            // independent in the engine, so this equals a scanner built with scannerOptionsFor(ruleIds).
+            const findings = report.findings.filter((f) => ruleIds.has(f.ruleId));
+            if (findings.length > 0) o.onEvents(info.zone, eventsOf(info, findings));
+          },
+        });
+      });
+    });
+    // Nothing to run for this zone: let the bytes go as soon as that is known.
+    void decided.then((ruleIds) => {
+      if (ruleIds === null) capture.release();
+    });
+    return capture;
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      exchange(req, res);
+    } catch (e) {
+      o.onError(e);
+      plainError(res, 502, 'leakscan: the request could not be forwarded');
+    }
+  });
+  // A broken client socket must not take the service down.
+  server.on('clientError', (_err, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`,
+    port,
+    server,
+    stats: () => ({ ...stats }),
+    close: async (drainMs) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (stats.active > 0) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, drainMs);
+          drained = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+      }
+      server.closeAllConnections();
+      await closed;
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * `leakscan serve` as a library call: the Rulesets API, the epoch audit log, and (with an origin) the
+ * scanning proxy, on one data directory, with the event pipeline between them:
+ *
+ *   proxy ─tap─► scan backlog ─► scanner pool ─► findings × effective rules ─► events
+ *         ─► EventLog: per-zone batches in DIR/events (NDJSON) ─► epoch n of `events.{zone}` (in-process publish)
+ *
+ * The audit log is published to in-process (`AuditLog.publish`, the same code and per-namespace queue
+ * the mutual-TLS endpoint B2 runs), because the two live in one process that holds the log's store:
+ * going through TLS to itself would add a handshake and a failure mode, and prove nothing more.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { createApiHandler, kApiPrefix, openApi } from '../api/index.js';
+import { startAuditServer, type AuditServer } from '../audit/index.js';
+import { createScanner } from '../scanner.js';
+import { openBucket, StoreOpenError, type LocalBucket } from '../storage/index.js';
+import type { PoolScannerOptions } from '../pool/index.js';
+import type { RulesetService } from '../rulesets/index.js';
+import type { Scanner } from '../types.js';
+import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
+import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
+import { ServeError } from './errors.js';
+import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
+import { ZoneResolver, type ZoneMapping } from './zones.js';
+
+/** Handles a request on the API port; resolves false when the path is not its own (next handler). */
+export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
+
+export interface ServeOptions {
+  /** Data directory (created if missing): admin-token, tokens.json, rulesets/, tls/, audit/, events/. */
+  dataDir: string;
+  /** Listen address of every port. Default 127.0.0.1. */
+  host?: string;
+  /** Rulesets API (and dashboard). Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Epoch audit log (HTTPS). Default 8788; 0 picks a free port. */
+  auditPort?: number;
+  /** Proxy, started only with `origin`. Default 8080; 0 picks a free port. */
+  proxyPort?: number;
+  /** Origin the proxy forwards to (`http://` or `https://` URL). */
+  origin?: string;
+  /** CA certificate(s) (PEM) trusted for an https origin instead of the system's CAs. */
+  originCa?: string | Buffer;
+  /** Host → zone mapping (see zones.ts). */
+  zones?: ZoneMapping;
+  /** Worker threads of the scanner pool; default one per core. */
+  workers?: number;
+  batch?: BatchOptions;
+  backlog?: BacklogOptions;
+  /** How long `close()` lets proxied exchanges in progress finish. Default 10 s. */
+  drainMs?: number;
+  /** More handlers on the API port, tried after the Rulesets API (the dashboard mounts here). */
+  handlers?: readonly PortHandler[];
+  /** Scanner factory (tests); default the library's `createScanner`. */
+  createScanner?: (options: PoolScannerOptions) => Promise<Scanner>;
+  /** Progress lines (what `leakscan serve` prints). */
+  log?: (line: string) => void;
+  /** Unexpected errors; default: printed by `log` as `error: …`. */
+  onError?: (err: unknown) => void;
+}
+
+export interface ServeStats {
+  proxy: ProxyStats | null;
+  backlog: BacklogStats | null;
+  events: EventLogStats;
+  /** Events buffered, not yet written. */
+  eventsBuffered: number;
+}
+
+export interface ServeHandle {
+  readonly api: { url: string; port: number };
+  readonly audit: { url: string; port: number };
+  readonly proxy: { url: string; port: number } | null;
+  /** The admin API token, and whether this start created it. */
+  readonly admin: { token: string; created: boolean };
+  /** Files this start created (TLS material, signing key). */
+  readonly created: string[];
+  /** Hex public key of the audit log's signer. */
+  readonly publicKey: string;
+  /** Batches published by the start-up repair (written but unpublished at the last stop). */
+  readonly recovered: number;
+  readonly rulesets: RulesetService;
+  stats(): ServeStats;
+  /** Writes and publishes every event accepted so far (tests; the service does it by size and time). */
+  flush(): Promise<void>;
+  /** Drains and stops: no new connections, exchanges finish, every accepted event is written and published. */
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, port: number, host: string, what: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(new ServeError('SERVE_ERR_LISTEN', `${what} on ${host}:${port}: ${e.code ?? e.message}`, { cause: e })));
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function lockError(e: unknown): unknown {
+  if (e instanceof StoreOpenError && e.code === 'STORE_ERR_LOCKED') return new ServeError('SERVE_ERR_DATA_LOCKED', e.message, { cause: e });
+  return e;
+}
+
+function checkOrigin(origin: string): URL {
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    throw new ServeError('SERVE_ERR_INVALID_OPTION', `--origin ${JSON.stringify(origin)} is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ServeError('SERVE_ERR_INVALID_OPTION', `--origin ${JSON.stringify(origin)}: only http:// and https:// origins are supported`);
+  if (u.search !== '' || u.hash !== '' || u.username !== '' || u.password !== '') {
+    throw new ServeError('SERVE_ERR_INVALID_OPTION', `--origin ${JSON.stringify(origin)}: give scheme, host, port and an optional path only`);
+  }
+  return u;
+}
+
+/**
+ * Starts the whole service on `dataDir`. Resolves once every listener accepts connections.
+ * @example
+ * const svc = await startServe({ dataDir: '.leakscan', origin: 'http://127.0.0.1:3000' });
+ * if (svc.admin.created) console.log(`admin token: ${svc.admin.token}`);
+ * // … on SIGTERM:
+ * await svc.close();
+ */
+export async function startServe(options: ServeOptions): Promise<ServeHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => {});
+  const onError = options.onError ?? ((e: unknown) => log(`error: ${(e as Error)?.message ?? String(e)}`));
+  const origin = options.origin === undefined ? null : checkOrigin(options.origin);
+  const zones = new ZoneResolver(options.zones);
+  const cleanup: Array<() => Promise<void>> = [];
+  const unwind = async (): Promise<void> => {
+    for (const c of cleanup.reverse()) await c().catch(onError);
+  };
+
+  try {
+    const { service, tokens, admin } = await openApi(options.dataDir);
+    let audit: AuditServer;
+    try {
+      audit = await startAuditServer({ dataDir: options.dataDir, port: options.auditPort ?? 8788, host, onError });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+        throw new ServeError('SERVE_ERR_LISTEN', `audit log on ${host}:${options.auditPort ?? 8788}: ${code}`, { cause: e });
+      }
+      throw lockError(e);
+    }
+    cleanup.push(() => audit.close());
+
+    let bucket: LocalBucket;
+    try {
+      bucket = await openBucket({ dir: join(options.dataDir, 'events') });
+    } catch (e) {
+      throw lockError(e);
+    }
+    cleanup.push(() => bucket.close());
+    const events = new EventLog({ bucket, log: audit.log, ...options.batch, onError });
+    const recovered = await events.recover();
+    cleanup.push(() => events.close());
+
+    const apiHandle = createApiHandler({ service, tokens, onError });
+    const handlers: PortHandler[] = [apiHandle, ...(options.handlers ?? [])];
+    const apiServer = createServer((req, res) => {
+      void (async () => {
+        for (const h of handlers) if (await h(req, res)) return;
+        req.resume();
+        const body = JSON.stringify({ result: null, success: false, errors: [{ code: 7000, message: 'No route for that URI' }], messages: [] });
+        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+      })().catch((e: unknown) => {
+        onError(e);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+    });
+    apiServer.requestTimeout = 30_000;
+    apiServer.headersTimeout = 10_000;
+    const apiPort = await listen(apiServer, options.port ?? 8787, host, 'Rulesets API');
+    cleanup.push(() => closeServer(apiServer));
+
+    let scanner: Scanner | null = null;
+    let backlog: ScanBacklog | null = null;
+    let proxy: ProxyServer | null = null;
+    if (origin !== null) {
+      const make = options.createScanner ?? createScanner;
+      // Every managed rule, once per worker: each response's effective rules then select the findings.
+      const workers = options.workers;
+      scanner = await make({ allRules: true, ...(workers === undefined ? {} : { workers }) });
+      const s = scanner;
+      cleanup.push(() => s.close());
+      backlog = new ScanBacklog(scanner, { concurrency: 2 * (workers !== undefined && workers > 0 ? workers : availableParallelism()), ...options.backlog, onError });
+      const b = backlog;
+      cleanup.push(() => b.idle());
+      try {
+        proxy = await startProxy({
+          origin,
+          port: options.proxyPort ?? 8080,
+          host,
+          zones,
+          rules: (zone, traffic) => service.effectiveRules(zone, traffic),
+          backlog,
+          onEvents: (zone, list) => void events.add(zone, list),
+          onError,
+          ...(options.originCa === undefined ? {} : { originCa: options.originCa }),
+        });
+      } catch (e) {
+        throw new ServeError('SERVE_ERR_LISTEN', `proxy on ${host}:${options.proxyPort ?? 8080}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+      }
+      const p = proxy;
+      cleanup.push(() => p.close(options.drainMs ?? 10_000));
+    }
+
+    let closing: Promise<void> | null = null;
+    return {
+      api: { url: `http://${host}:${apiPort}${kApiPrefix}`, port: apiPort },
+      audit: { url: audit.url, port: audit.port },
+      proxy: proxy === null ? null : { url: proxy.url, port: proxy.port },
+      admin,
+      created: audit.material.created,
+      publicKey: audit.material.signing.signer.public.hex,
+      recovered: recovered.published,
+      rulesets: service,
+      stats: () => ({
+        proxy: proxy?.stats() ?? null,
+        backlog: backlog?.stats() ?? null,
+        events: { ...events.stats },
+        eventsBuffered: events.buffered,
+      }),
+      flush: async () => {
+        await backlog?.idle();
+        await events.flush();
+      },
+      // Reverse start order: proxy drains, the backlog empties, events are written and published,
+      // the scanner stops, then the API, the events bucket and the audit log close.
+      close: () => (closing ??= unwind()),
+    };
+  } catch (e) {
+    await unwind();
+    throw e;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * `leakscan verify`: every stored batch against the signed epochs of the audit log, per zone.
+ *
+ * For each zone (from the batch keys in DIR/events and the `events.{zone}` namespaces of the audit
+ * log) and each number n from 1 to the highest batch or epoch: batch n and epoch n must both exist;
+ * the epoch record's Ed25519 signature must verify with the log's published keys (DIR/audit/keys.json,
+ * what `GET /info` serves) or a key given out of band; the SHA-256 of the batch's stored bytes must be
+ * the digest the record signs; and the batch must be NDJSON of this zone's events numbered n.
+ *
+ * It opens DIR's stores itself, so it runs while `leakscan serve` is stopped: the stores allow one
+ * process at a time, and a running service makes it fail with SERVE_ERR_DATA_LOCKED.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditDir, openAuditLog, verifyRecord, type KeyInfo } from '../audit/index.js';
+import { openBucket, StoreOpenError, type StoreBucket } from '../storage/index.js';
+import { batchKey, kBatchKey, namespaceOf, sha256Hex } from './batches.js';
+import { kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
+import { isZoneId, zoneIdOfHost } from './zones.js';
+
+export interface VerifyOptions {
+  /** Only this zone: a zone id, or a host name (its derived zone id). */
+  zone?: string;
+  /** Verify signatures with this Ed25519 public key (64 hex digits) instead of the log's key list. */
+  publicKey?: string;
+}
+
+export interface VerifyProblem {
+  code: VerifyProblemCode;
+  /** The batch or epoch number the problem is about (null for a stray key). */
+  batch: number | null;
+  /** The batch's bucket key (also for a missing batch: where it should be). */
+  key: string | null;
+  message: string;
+}
+
+export interface ZoneVerification {
+  zone: string;
+  namespace: string;
+  batches: number;
+  epochs: number;
+  events: number;
+  problems: VerifyProblem[];
+  ok: boolean;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  /** The keys signatures were checked with. */
+  keys: KeyInfo[];
+  zones: ZoneVerification[];
+}
+
+const kNamespace = /^events\.([0-9a-f]{32})$/;
+const kEpochKey = /\/([0-9]{16})$/;
+
+async function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
+    for (const o of page.objects) out.push(o.key);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
+async function listPrefixes(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
+    out.push(...page.delimitedPrefixes);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
+/** The first thing wrong with a batch's lines, or null; and how many events it holds. */
+function checkLines(bytes: Uint8Array, zone: string, n: number): { events: number; problem: string | null } {
+  const text = Buffer.from(bytes).toString('utf8');
+  if (text.length === 0) return { events: 0, problem: 'the batch is empty' };
+  if (!text.endsWith('\n')) return { events: 0, problem: 'the last line does not end with a newline' };
+  const lines = text.slice(0, -1).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let e: unknown;
+    try {
+      e = JSON.parse(lines[i]!);
+    } catch {
+      return { events: lines.length, problem: `line ${i + 1} is not JSON` };
+    }
+    const o = e as Record<string, unknown>;
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return { events: lines.length, problem: `line ${i + 1} is not a JSON object` };
+    if (o.zone !== zone) return { events: lines.length, problem: `line ${i + 1} belongs to zone ${JSON.stringify(o.zone)}` };
+    if (o.batch !== n) return { events: lines.length, problem: `line ${i + 1} says batch ${JSON.stringify(o.batch)}` };
+    if (o.seq !== i) return { events: lines.length, problem: `line ${i + 1} has seq ${JSON.stringify(o.seq)}, not ${i}` };
+  }
+  return { events: lines.length, problem: null };
+}
+
+function problem(code: VerifyProblemCode, batch: number | null, key: string | null, detail: string): VerifyProblem {
+  return { code, batch, key, message: detail || kVerifyProblems[code] };
+}
+
+/**
+ * Verifies the data directory of a stopped `leakscan serve`.
+ * @example
+ * const report = await verifyDataDir('.leakscan');
+ * if (!report.ok) for (const z of report.zones) for (const p of z.problems) console.log(p.key, p.code, p.message);
+ */
+export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  let only: string | undefined;
+  if (options.zone !== undefined) {
+    const z = options.zone.trim().toLowerCase();
+    if (isZoneId(z)) only = z;
+    else if (/^[a-z0-9_][a-z0-9_.:-]*$/.test(z) || /^\[[0-9a-f:.]+\]/.test(z)) only = zoneIdOfHost(z);
+    else throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
+  }
+  if (options.publicKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(options.publicKey)) {
+    throw new ServeError('SERVE_ERR_INVALID_OPTION', '--public-key must be 64 hex digits (an Ed25519 public key)');
+  }
+  if (!existsSync(join(auditDir(dataDir), 'keys.json'))) {
+    throw new ServeError('SERVE_ERR_NO_DATA', `${dataDir} has no audit/keys.json (start \`leakscan serve --data ${dataDir}\` once to create it)`);
+  }
+  const locked = (e: unknown): unknown =>
+    e instanceof StoreOpenError && e.code === 'STORE_ERR_LOCKED'
+      ? new ServeError('SERVE_ERR_DATA_LOCKED', `${e.message}; stop \`leakscan serve\` first (verify reads the stores directly)`, { cause: e })
+      : e;
+
+  let audit: Awaited<ReturnType<typeof openAuditLog>>;
+  try {
+    audit = await openAuditLog(dataDir);
+  } catch (e) {
+    throw locked(e);
+  }
+  const eventsDir = join(dataDir, 'events');
+  let events: Awaited<ReturnType<typeof openBucket>> | null = null;
+  try {
+    if (existsSync(eventsDir)) events = await openBucket({ dir: eventsDir });
+  } catch (e) {
+    await audit.close();
+    throw locked(e);
+  }
+  try {
+    const keys: KeyInfo[] = options.publicKey !== undefined ? [{ public_key: options.publicKey.toLowerCase(), not_before: 0 }] : audit.log.info().keys;
+    const zones = new Set<string>();
+    if (events !== null) {
+      for (const p of await listPrefixes(events, 'events/')) {
+        const m = /^events\/(.*)\/$/.exec(p);
+        if (m) zones.add(m[1]!);
+      }
+    }
+    for (const ns of await audit.log.namespaces()) {
+      const m = kNamespace.exec(ns.name);
+      if (m) zones.add(m[1]!);
+    }
+    if (only !== undefined) {
+      const has = zones.has(only);
+      zones.clear();
+      zones.add(only);
+      if (!has) {
+        const namespace = namespaceOf(only);
+        return {
+          ok: false,
+          keys,
+          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under events/${only}/ and no namespace ${namespace} in the audit log`)] }],
+        };
+      }
+    }
+    const out: ZoneVerification[] = [];
+    for (const zone of [...zones].sort()) out.push(await verifyZone(zone, events, audit, keys));
+    return { ok: out.every((z) => z.ok), keys, zones: out };
+  } finally {
+    await events?.close();
+    await audit.close();
+  }
+}
+
+async function verifyZone(
+  zone: string,
+  events: StoreBucket | null,
+  audit: Awaited<ReturnType<typeof openAuditLog>>,
+  keys: readonly KeyInfo[],
+): Promise<ZoneVerification> {
+  const namespace = namespaceOf(zone);
+  const problems: VerifyProblem[] = [];
+  const batches = new Map<number, string>();
+  if (events !== null) {
+    for (const key of await listKeys(events, `events/${zone}/`)) {
+      const m = kBatchKey.exec(key);
+      const n = m ? Number(m[2]) : 0;
+      if (!m || m[1] !== zone || n < 1) problems.push(problem('VERIFY_UNEXPECTED_KEY', null, key, `${key} is not a batch key (events/{zone}/{10-digit batch number}.ndjson)`));
+      else batches.set(n, key);
+    }
+  }
+  const epochs = new Set<number>();
+  for (const key of await listKeys(audit.bucket, `epochs/${namespace}/`)) {
+    const m = kEpochKey.exec(key);
+    if (m) epochs.add(Number(m[1]));
+  }
+  let count = 0;
+  const last = Math.max(0, ...batches.keys(), ...epochs);
+  const lastEpoch = Math.max(0, ...epochs);
+  for (let n = 1; n <= last; n++) {
+    const key = batches.get(n) ?? batchKey(zone, n);
+    const hasBatch = batches.has(n);
+    const hasEpoch = epochs.has(n);
+    if (!hasBatch && !hasEpoch) {
+      problems.push(problem('VERIFY_GAP', n, key, `neither batch ${n} nor epoch ${n} exists, but later ones do`));
+      continue;
+    }
+    if (!hasEpoch) {
+      const hint = n > lastEpoch ? ' (written after the latest epoch: the service stopped before publishing it; its next start publishes it)' : '';
+      problems.push(problem('VERIFY_BATCH_WITHOUT_EPOCH', n, key, `batch ${n} has no epoch ${n} in ${namespace}${hint}`));
+      continue;
+    }
+    if (!hasBatch) {
+      problems.push(problem('VERIFY_EPOCH_WITHOUT_BATCH', n, key, `epoch ${n} of ${namespace} is published but batch ${key} is missing`));
+      continue;
+    }
+    const obj = await events!.get(key);
+    if (obj === null) {
+      problems.push(problem('VERIFY_EPOCH_WITHOUT_BATCH', n, key, `batch ${key} disappeared while being verified`));
+      continue;
+    }
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    const digest = sha256Hex(bytes);
+    const lines = checkLines(bytes, zone, n);
+    count += lines.events;
+    const record = await audit.log.record(namespace, n);
+    const signed = verifyRecord(record, keys, { namespace, epoch: n });
+    if (!signed.valid) {
+      problems.push(problem('VERIFY_BAD_SIGNATURE', n, key, `epoch ${n} of ${namespace}: ${signed.reason}`));
+    } else if (signed.record.digest !== digest) {
+      problems.push(problem('VERIFY_DIGEST_MISMATCH', n, key, `${key} has SHA-256 ${digest}, but epoch ${n} signs ${signed.record.digest}: the batch was altered`));
+    }
+    if (lines.problem !== null) problems.push(problem('VERIFY_BAD_BATCH', n, key, `${key}: ${lines.problem}`));
+  }
+  return { zone, namespace, batches: batches.size, epochs: epochs.size, events: count, problems, ok: problems.length === 0 };
+}
+
+/** The text report `leakscan verify` prints. */
+export function formatVerifyReport(report: VerifyReport): string {
+  let out = '';
+  for (const z of report.zones) {
+    out += `zone ${z.zone}: ${z.batches} batches, ${z.epochs} epochs, ${z.events} events: ${z.ok ? 'verified' : 'FAILED'}\n`;
+    for (const p of z.problems) out += `  ${p.code}: ${p.message}\n`;
+  }
+  const failed = report.zones.filter((z) => !z.ok).length;
+  const keys = report.keys.map((k) => k.public_key).join(', ');
+  if (report.zones.length === 0) out += 'no zones: nothing stored yet\n';
+  else out += `${failed === 0 ? 'OK' : 'FAILED'}: ${report.zones.length - failed} of ${report.zones.length} zones verified (signatures checked with ${keys})\n`;
+  return out;
+}

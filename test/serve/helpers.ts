@@ -1,0 +1,224 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { managedRuleset } from '../../src/index.js';
+import { openBucket } from '../../src/storage/index.js';
+import type { LogEvent } from '../../src/serve/index.js';
+import { syntheticAwsKeyId, syntheticCard, syntheticStripeKey } from '../cli/helpers.js';
+
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Synthetic values planted in the origin's bodies, fresh per test run. */
+export interface Planted {
+  card: string;
+  awsKeyId: string;
+  stripeKey: string;
+}
+
+export function plant(): Planted {
+  return { card: syntheticCard(), awsKeyId: syntheticAwsKeyId(), stripeKey: syntheticStripeKey() };
+}
+
+export interface OriginBody {
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The decoded body the scanner's offsets refer to. */
+  decoded: Buffer;
+}
+
+/** The origin's routes: JSON, HTML and gzipped JSON bodies with planted values. */
+export function bodies(p: Planted): Record<string, OriginBody> {
+  const json = Buffer.from(JSON.stringify({ user: 'jane', payment: { card: p.card }, note: 'café ✓' }));
+  const html = Buffer.from(`<!doctype html><html><body><h1>Settings</h1><p>Access key: <code>${p.awsKeyId}</code></p></body></html>`);
+  const gz = Buffer.from(JSON.stringify({ config: { stripe_key: p.stripeKey }, items: Array.from({ length: 50 }, (_, i) => ({ i })) }));
+  return {
+    '/api/user.json': { headers: { 'content-type': 'application/json; charset=utf-8' }, body: json, decoded: json },
+    '/settings.html': { headers: { 'content-type': 'text/html; charset=utf-8' }, body: html, decoded: html },
+    '/config.json.gz': { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(gz), decoded: gz },
+  };
+}
+
+export interface Origin {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * A local origin: fixed bodies by path, `/big?mb=N` (N MiB of text with a planted card at the start),
+ * `/cut` (sends half a body, then drops the connection).
+ */
+export async function startOrigin(routes: Record<string, OriginBody>, planted: Planted): Promise<Origin> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://origin');
+    const r = routes[url.pathname];
+    if (r) {
+      res.writeHead(200, { ...r.headers, 'content-length': r.body.length });
+      res.end(r.body);
+      return;
+    }
+    if (url.pathname === '/big') {
+      const mb = Number(url.searchParams.get('mb') ?? '1');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write(`card ${planted.card}\n`);
+      const line = Buffer.alloc(1024, 'lorem ipsum dolor sit amet ');
+      let left = mb * 1024;
+      const more = (): void => {
+        while (left > 0) {
+          left--;
+          if (!res.write(line)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        res.end();
+      };
+      more();
+      return;
+    }
+    if (url.pathname === '/cut') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 100_000 });
+      res.write(Buffer.alloc(50_000, 'a'));
+      setImmediate(() => res.socket?.destroy());
+      return;
+    }
+    if (url.pathname === '/echo') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-seen-host': String(req.headers.host), 'x-forwarded-host-seen': String(req.headers['x-forwarded-host']) });
+        res.end(Buffer.concat(chunks));
+      });
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface RawResult {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request whose body is returned as the raw bytes on the wire (no decompression). */
+export function get(url: string, host: string, init: { method?: string; body?: Buffer } = {}): Promise<RawResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: { host }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Deploys the managed ruleset on a zone (A3) with the official REST shape, default rules. */
+export async function deploy(apiUrl: string, token: string, zone: string): Promise<void> {
+  const res = await fetch(`${apiUrl}/zones/${zone}/rulesets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'default',
+      kind: 'zone',
+      phase: 'http_response_firewall_managed',
+      rules: [{ action: 'execute', expression: 'true', action_parameters: { id: managedRuleset.id } }],
+    }),
+  });
+  if (res.status !== 200) throw new Error(`deploy: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** Every stored batch of a stopped service: key → events. */
+export async function readBatches(dataDir: string): Promise<Map<string, { bytes: Buffer; events: LogEvent[] }>> {
+  const bucket = await openBucket({ dir: join(dataDir, 'events') });
+  try {
+    const out = new Map<string, { bytes: Buffer; events: LogEvent[] }>();
+    let cursor: string | undefined;
+    do {
+      const page = await bucket.list({ prefix: 'events/', ...(cursor === undefined ? {} : { cursor }) });
+      for (const o of page.objects) {
+        const bytes = Buffer.from(await (await bucket.get(o.key))!.arrayBuffer());
+        out.set(o.key, { bytes, events: bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEvent) });
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor !== undefined);
+    return out;
+  } finally {
+    await bucket.close();
+  }
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** stdout lines up to and including `ready`. */
+  lines: string[];
+  stdout(): string;
+  stderr(): string;
+  api: string;
+  audit: string;
+  proxy: string | null;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const kMain = join(import.meta.dirname, '../../src/cli/main.ts');
+
+/** Runs `leakscan serve` as a real process on free ports; resolves once it prints `ready`. */
+export function spawnServe(args: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', kMain, 'serve', '--port', '0', '--audit-port', '0', '--proxy-port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not print ready in 60 s\nstdout: ${out}\nstderr: ${err}`));
+    }, 60_000);
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const lines = out.split('\n');
+      if (!lines.includes('ready')) return;
+      clearTimeout(timer);
+      const field = (prefix: string): string | null => lines.find((l) => l.startsWith(prefix))?.slice(prefix.length).split(' ')[0] ?? null;
+      resolve({
+        child,
+        lines: lines.slice(0, lines.indexOf('ready') + 1),
+        stdout: () => out,
+        stderr: () => err,
+        api: field('rulesets API: ')!,
+        audit: field('audit log: ')!,
+        proxy: field('proxy: '),
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code} before ready\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+}
