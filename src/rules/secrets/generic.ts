@@ -114,7 +114,10 @@ export const genericRules: readonly RuleDef[] = [
     trigger: { keywords: ['@'] },
     // The value is the userinfo, in RFC 3986's userinfo alphabet without `$` and `'`: templated URLs
     // (`${DB_USER}:${DB_PASS}@`, `<user>:<password>@`) cannot match; the validator drops stand-ins.
-    pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]{1,20}://([A-Za-z0-9._~%!&()*+,;=-]{0,64}:[A-Za-z0-9._~%!&()*+,;=:-]{1,128})@[A-Za-z0-9\[]`,
+    // Open repeats, bounded by maxLength: counted ones (`{1,20}` scheme, `{1,128}` password) made
+    // RE2's automaton for this unanchored search so large that its cache thrashed on bodies full of
+    // e-mail addresses (70 µs a call against 3 µs, measured on the bench's dense log).
+    pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._~%!&()*+,;=-]*:[A-Za-z0-9._~%!&()*+,;=:-]+)@[A-Za-z0-9\[]`,
     group: 1,
     maxLength: 220,
     boundary: { right: '' },
