@@ -165,8 +165,11 @@ export class Prefilter {
   readonly #cls: Uint8Array;
   readonly #digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
   readonly #setRules: number[][];
-  /** Per digit rule: one of its own sub-runs in this run had between min and max digits. */
-  readonly #fired: Uint8Array;
+  /** Per digit rule: the generation (run) in which it last fired, so each run reports it once. */
+  readonly #fired: Uint32Array;
+  #gen = 0;
+  /** Rules put in `#span` for the run being flushed. */
+  #count = 0;
   readonly #sepBit: Uint8Array;
   readonly #setMasks: Uint8Array;
   readonly #setMin: Int32Array;
@@ -216,7 +219,7 @@ export class Prefilter {
     this.#minDigits = t.minDigits;
     this.#subStart = new Int32Array(t.setMasks.length);
     this.#setRules = t.setRules;
-    this.#fired = new Uint8Array(t.digitRules.length);
+    this.#fired = new Uint32Array(t.digitRules.length);
     this.#maxTokenLen = t.maxTokenLen;
     this.#tokenByLen = t.tokenByLen;
     this.#span = new Int32Array(Math.max(1, t.ruleCount));
@@ -352,45 +355,50 @@ export class Prefilter {
 
   #flushRun(s: number, e: number, digits: number, emitSpan: EmitSpan): void {
     if (e <= s) return;
-    const piece = this.#runPiece;
     const rules = this.#digitRules;
-    const fired = this.#fired;
-    if (!piece) {
-      // Sub-runs per separator set: a separator outside a set ends that set's sub-run.
-      fired.fill(0);
-      const sub = this.#subStart;
-      sub.fill(0);
-      const masks = this.#setMasks;
-      const setMin = this.#setMin;
-      for (let k = 0; k < this.#seps; k++) {
-        const at = this.#sepAt[k]!;
-        const bit = this.#sepBits[k]!;
-        for (let j = 0; j < sub.length; j++) {
-          if ((masks[j]! & bit) !== 0) continue;
-          if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at);
-          sub[j] = at;
-        }
-      }
-      for (let j = 0; j < sub.length; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits);
-    }
     const span = this.#span;
-    let count = 0;
-    for (let i = 0; i < rules.length; i++) {
-      const d = rules[i]!;
-      if (!piece && d.min > digits) break;
-      if (!piece && fired[i] === 0) continue;
-      span[count++] = d.rule;
+    if (this.#runPiece) {
+      // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
+      for (let i = 0; i < rules.length; i++) span[i] = rules[i]!.rule;
+      emitSpan(s, e, span, rules.length);
+      return;
     }
-    if (count > 0) emitSpan(s, e, span, count);
+    // Sub-runs per separator set, replayed from the logged separators: a separator outside a set
+    // ends that set's sub-run. Each sub-run long enough marks its set's rules (stamped with this
+    // run's generation, so nothing needs clearing between runs) straight into the span.
+    this.#gen++;
+    this.#count = 0;
+    const sub = this.#subStart;
+    const sets = sub.length;
+    for (let j = 0; j < sets; j++) sub[j] = 0;
+    const masks = this.#setMasks;
+    const setMin = this.#setMin;
+    for (let k = 0; k < this.#seps; k++) {
+      const at = this.#sepAt[k]!;
+      const bit = this.#sepBits[k]!;
+      for (let j = 0; j < sets; j++) {
+        if ((masks[j]! & bit) !== 0) continue;
+        if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at - sub[j]!);
+        sub[j] = at;
+      }
+    }
+    for (let j = 0; j < sets; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits - sub[j]!);
+    if (this.#count > 0) emitSpan(s, e, span, this.#count);
   }
 
-  /** A sub-run of separator set j ended: mark the set's rules whose digit range it fits. */
-  #endSubRun(j: number, runDigits: number): void {
-    const c = runDigits - this.#subStart[j]!;
-    if (c === 0) return;
+  /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
+  #endSubRun(j: number, c: number): void {
+    const rules = this.#digitRules;
+    const fired = this.#fired;
+    const gen = this.#gen;
+    // A set's rules are in ascending minimum order.
     for (const i of this.#setRules[j]!) {
-      const d = this.#digitRules[i]!;
-      if (c >= d.min && c <= d.max) this.#fired[i] = 1;
+      const d = rules[i]!;
+      if (d.min > c) break;
+      if (c <= d.max && fired[i] !== gen) {
+        fired[i] = gen;
+        this.#span[this.#count++] = d.rule;
+      }
     }
   }
 
