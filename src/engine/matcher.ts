@@ -2,6 +2,7 @@ import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import type { Prefilter } from './prefilter.js';
 import type { Program } from './program.js';
+import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import type { Segment } from './text/segment.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
@@ -74,7 +75,7 @@ export class Matcher {
   readonly #screens: ScreenRegion[][];
   #waiting: Group[] = [];
   #buf = '';
-  /** `#buf` as bytes (one per character; exact where the text is ASCII), for `execAscii`. */
+  /** `#buf` as bytes (one per character; exact where the text is ASCII), for `execBytes`. */
   #bytes: Buffer = Buffer.alloc(1);
   /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
   #nonAscii: number[] = [];
@@ -208,8 +209,14 @@ export class Matcher {
     if (rule.screen >= 0 && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     if (!rule.checks.mayMatch(text)) return;
-    const ascii = rule.pattern.execAscii !== undefined && this.#isAscii(ws, we);
-    const bytes = ascii ? this.#bytes.subarray(ws - this.#bufStart, we - this.#bufStart) : null;
+    // Bytes when the backend takes them: ASCII windows are a view of the buffer; others are
+    // encoded once here and positions converted (a string would be encoded on every call).
+    let search: (from: number) => PatternMatch | null;
+    if (rule.pattern.execBytes === undefined) search = (from) => rule.pattern.exec(text, from);
+    else if (this.#isAscii(ws, we)) {
+      const bytes = this.#bytes.subarray(ws - this.#bufStart, we - this.#bufStart);
+      search = (from) => rule.pattern.execBytes!(bytes, from);
+    } else search = utf8Search(rule.pattern, text);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
@@ -218,7 +225,7 @@ export class Matcher {
         this.windowsCut++;
         return;
       }
-      const m = ascii ? rule.pattern.execAscii!(bytes!, from) : rule.pattern.exec(text, from);
+      const m = search(from);
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
@@ -270,19 +277,41 @@ export class Matcher {
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
     const pattern = this.#program.screens[screen]!.pattern;
-    const ascii = pattern.execAscii !== undefined && this.#isAscii(rs, re);
-    const bytes = ascii ? this.#bytes.subarray(rs - this.#bufStart, re - this.#bufStart) : null;
     const starts: number[] = [];
-    let from = 0;
-    while (from <= text.length) {
-      if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
-      const m = ascii ? pattern.execAscii!(bytes!, from) : pattern.exec(text, from);
-      if (m === null) break;
-      // Every start is listed (not only non-overlapping matches): resume one past this one.
-      starts.push(rs + m.start);
-      from = m.start + 1;
+    const done = (full: boolean): ScreenRegion => ({ block, start: rs, end: re, starts, full });
+    if (pattern.execBytes === undefined) {
+      for (let from = 0; from <= text.length; ) {
+        if (starts.length >= kScreenStarts) return done(true);
+        const m = pattern.exec(text, from);
+        if (m === null) break;
+        // Every start is listed (not only non-overlapping matches): resume one past this one.
+        starts.push(rs + m.start);
+        from = m.start + 1;
+      }
+      return done(false);
     }
-    return { block, start: rs, end: re, starts, full: false };
+    // As UTF-8 bytes, encoded once for all the calls on this region (a string would be encoded
+    // again on every call). Byte offsets of the starts are turned into character positions by
+    // decoding only the bytes between consecutive starts.
+    const ascii = this.#isAscii(rs, re);
+    const bytes = ascii ? this.#bytes.subarray(rs - this.#bufStart, re - this.#bufStart) : Buffer.from(text, 'utf8');
+    let lastByte = 0;
+    let lastChar = 0;
+    for (let from = 0; from <= bytes.length; ) {
+      if (starts.length >= kScreenStarts) return done(true);
+      const m = pattern.execBytes(bytes, from);
+      if (m === null) break;
+      if (ascii) lastChar = m.start;
+      else {
+        lastChar += bytes.toString('utf8', lastByte, m.start).length;
+        lastByte = m.start;
+      }
+      starts.push(rs + lastChar);
+      // Resume at the next character, not inside this one.
+      from = m.start + 1;
+      while (from < bytes.length && (bytes[from]! & 0xc0) === 0x80) from++;
+    }
+    return done(false);
   }
 
   /** True when [start, end) holds no non-ASCII character (so `#bytes` there is the text). */
@@ -342,4 +371,38 @@ export class Matcher {
     }
     this.#bufStart += drop;
   }
+}
+
+/**
+ * `exec` over a non-ASCII window through the pattern's byte entry: the window is encoded to UTF-8
+ * once, and positions are converted between characters and bytes with a cursor that moves forward
+ * (the calls on one window mostly go left to right; going back restarts it). A start inside a
+ * surrogate pair has no byte position: that call goes through the string entry.
+ */
+function utf8Search(pattern: CompiledPattern, text: string): (from: number) => PatternMatch | null {
+  const bytes = Buffer.from(text, 'utf8');
+  let c = 0;
+  let b = 0;
+  const byteOf = (char: number): number => {
+    if (char < c) c = b = 0;
+    b += Buffer.byteLength(text.slice(c, char), 'utf8');
+    c = char;
+    return b;
+  };
+  const charOf = (byte: number): number => {
+    if (byte < b) c = b = 0;
+    c += bytes.toString('utf8', b, byte).length;
+    b = byte;
+    return c;
+  };
+  return (from) => {
+    const lead = text.charCodeAt(from - 1);
+    if (from > 0 && from < text.length && lead >= 0xd800 && lead <= 0xdbff) return pattern.exec(text, from);
+    const m = pattern.execBytes!(bytes, byteOf(from));
+    if (m === null) return null;
+    const start = charOf(m.start);
+    const groupStart = charOf(m.groupStart);
+    const groupEnd = charOf(m.groupEnd);
+    return { start, groupStart, groupEnd, end: charOf(m.end) };
+  };
 }

@@ -45,10 +45,11 @@ export const re2NativeBackend: RegexBackend | null =
               const m = re.exec(text);
               return m === null ? null : locateGroup(m, group);
             },
-            // A string is encoded to UTF-8 on every call; ASCII text handed over as bytes is not,
-            // which halves the cost of a call on the matcher's windows (measured: 3.0 against 5.3 µs
-            // on 2,000 characters, 0.45 against 1.3 µs on 40).
-            execAscii(bytes, from) {
+            // A string is encoded to UTF-8 on every call; text handed over as bytes is not, which
+            // halves the cost of a call on the matcher's windows (measured: 3.0 against 5.3 µs on
+            // 2,000 characters, 0.45 against 1.3 µs on 40) and spares re-encoding a region that is
+            // searched several times.
+            execBytes(bytes, from) {
               re.lastIndex = from;
               const m = re.exec(bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
               if (m === null) return null;

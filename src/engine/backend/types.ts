@@ -11,10 +11,10 @@ export interface CompiledPattern {
   /** The leftmost match starting at or after `from`, or null. */
   exec(text: string, from: number): PatternMatch | null;
   /**
-   * The same over text given as bytes, for text known to be ASCII (so byte and UTF-16 indices are
-   * equal). Optional: a backend that gains nothing from bytes leaves it out.
+   * The same over text given as UTF-8 bytes, `from` and the result in byte offsets (equal to UTF-16
+   * indices where the text is ASCII). Optional: a backend that gains nothing from bytes leaves it out.
    */
-  execAscii?(bytes: Uint8Array, from: number): PatternMatch | null;
+  execBytes?(bytes: Uint8Array, from: number): PatternMatch | null;
 }
 
 /**
