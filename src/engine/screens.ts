@@ -1,5 +1,5 @@
 /**
- * Screens: engine tuning with no effect on results. The rules of one screen are first tried together,
+ * Screens: engine tuning with no effect on results, on the native RE2 backend. The rules of one screen are first tried together,
  * one alternation of their patterns over a region of up to 16 KB, and a rule runs its own pattern only
  * where the alternation matched near its candidates (src/engine/matcher.ts). That is worth it for
  * rules that numbers wake everywhere (order ids, timestamps, trace ids in every log line) while their
