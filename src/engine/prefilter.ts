@@ -29,7 +29,8 @@ export const kMaxRunSpan = 256;
 
 /** The immutable tables of a prefilter, built once per program and shared by every scan. */
 export class PrefilterTables {
-  readonly delta: Int32Array;
+  /** Transition table, one row of 128 columns per state (16-bit while the states fit: half the cache). */
+  readonly delta: Uint16Array | Int32Array;
   readonly depth: Int32Array;
   readonly outStart: Int32Array;
   readonly outRule: Int32Array;
@@ -98,7 +99,7 @@ export class PrefilterTables {
     }
     // Case folding: an upper-case letter moves like its lower-case form.
     for (let s = 0; s < n; s++) for (let c = 65; c <= 90; c++) delta[s * kCols + c] = delta[s * kCols + c + 32]!;
-    this.delta = delta;
+    this.delta = n <= 0xffff ? Uint16Array.from(delta) : delta;
     this.depth = Int32Array.from(depth);
     const outStart = new Int32Array(n + 1);
     const flatRule: number[] = [];
@@ -156,7 +157,7 @@ export class PrefilterTables {
 }
 
 export class Prefilter {
-  readonly #delta: Int32Array;
+  readonly #delta: Uint16Array | Int32Array;
   readonly #depth: Int32Array;
   readonly #outStart: Int32Array;
   readonly #outRule: Int32Array;
