@@ -35,8 +35,8 @@ export class PrefilterTables {
   readonly outStart: Int32Array;
   readonly outRule: Int32Array;
   readonly outLen: Int32Array;
-  /** 1 where a state ends at least one keyword: one byte load in the hot loop. */
-  readonly hasOut: Uint8Array;
+  /** States from this number on end at least one keyword (states are numbered that way). */
+  readonly firstOut: number;
   readonly cls = new Uint8Array(kCols);
   readonly digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
   /** Per separator set, the indices (into digitRules) of its rules. */
@@ -99,21 +99,34 @@ export class PrefilterTables {
     }
     // Case folding: an upper-case letter moves like its lower-case form.
     for (let s = 0; s < n; s++) for (let c = 65; c <= 90; c++) delta[s * kCols + c] = delta[s * kCols + c + 32]!;
-    this.delta = n <= 0xffff ? Uint16Array.from(delta) : delta;
-    this.depth = Int32Array.from(depth);
+    // Renumber the states: those that end no keyword first (the root stays 0), so the hot loop tests
+    // `state >= firstOut` instead of loading a flag per character.
+    const perm = new Int32Array(n);
+    let next = 0;
+    for (let s = 0; s < n; s++) if (outputs[s]!.length === 0) perm[s] = next++;
+    this.firstOut = next;
+    for (let s = 0; s < n; s++) if (outputs[s]!.length > 0) perm[s] = next++;
+    const table = n <= 0xffff ? new Uint16Array(n * kCols) : new Int32Array(n * kCols);
+    for (let s = 0; s < n; s++) for (let c = 0; c < kCols; c++) table[perm[s]! * kCols + c] = perm[delta[s * kCols + c]!]!;
+    this.delta = table;
+    const depthOf = new Int32Array(n);
+    const outputsOf: Array<Array<[number, number]>> = new Array<Array<[number, number]>>(n);
+    for (let s = 0; s < n; s++) {
+      depthOf[perm[s]!] = depth[s]!;
+      outputsOf[perm[s]!] = outputs[s]!;
+    }
+    this.depth = depthOf;
     const outStart = new Int32Array(n + 1);
     const flatRule: number[] = [];
     const flatLen: number[] = [];
     for (let s = 0; s < n; s++) {
       outStart[s] = flatRule.length;
-      for (const [r, l] of outputs[s]!) {
+      for (const [r, l] of outputsOf[s]!) {
         flatRule.push(r);
         flatLen.push(l);
       }
     }
     outStart[n] = flatRule.length;
-    this.hasOut = new Uint8Array(n);
-    for (let s = 0; s < n; s++) this.hasOut[s] = outStart[s + 1]! > outStart[s]! ? 1 : 0;
     this.outStart = outStart;
     this.outRule = Int32Array.from(flatRule);
     this.outLen = Int32Array.from(flatLen);
@@ -162,7 +175,7 @@ export class Prefilter {
   readonly #outStart: Int32Array;
   readonly #outRule: Int32Array;
   readonly #outLen: Int32Array;
-  readonly #hasOut: Uint8Array;
+  readonly #firstOut: number;
   readonly #cls: Uint8Array;
   readonly #digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
   readonly #setRules: number[][];
@@ -211,7 +224,7 @@ export class Prefilter {
     this.#outStart = t.outStart;
     this.#outRule = t.outRule;
     this.#outLen = t.outLen;
-    this.#hasOut = t.hasOut;
+    this.#firstOut = t.firstOut;
     this.#cls = t.cls;
     this.#digitRules = t.digitRules;
     this.#sepBit = t.sepBit;
@@ -244,7 +257,7 @@ export class Prefilter {
     // events (a keyword ends, a long enough run or token ends). Written out by hand because this loop
     // is the engine's floor on throughput.
     const delta = this.#delta;
-    const hasOut = this.#hasOut;
+    const firstOut = this.#firstOut;
     const cls = this.#cls;
     const tokenByLen = this.#tokenByLen;
     const maxTok = this.#maxTokenLen;
@@ -266,7 +279,7 @@ export class Prefilter {
       const c = text.charCodeAt(i);
       const col = c < kCols ? c : foldColumn(c);
       st = delta[st * kCols + col]!;
-      if (hasOut[st] !== 0) this.#emitKeywords(st, base + i + 1, emit);
+      if (st >= firstOut) this.#emitKeywords(st, base + i + 1, emit);
       const k = c < kCols ? cls[c]! : 0;
       if (k === kLetter) {
         if (tokStart < 0) {
