@@ -81,6 +81,11 @@ export class Matcher {
   #nonAscii: number[] = [];
   #bufStart = 0;
   #off: Int32Array = new Int32Array(1);
+  /**
+   * While every character kept is linear (one byte each, contiguous), the byte offset of `#bufStart`
+   * and `#off` unused; -1 once some text needed per-character offsets (kept from then on).
+   */
+  #linear = -1;
   readonly findings: Finding[] = [];
   findingsTruncated = false;
   /** Windows given up after too many rejected matches. */
@@ -135,7 +140,17 @@ export class Matcher {
       this.#bytes.copy(bytes, 0, 0, keep);
       this.#bytes = bytes;
     }
-    this.#off.set(seg.offsets, keep);
+    if (seg.offsets === null && (keep === 0 || (this.#linear >= 0 && this.#linear + keep === seg.base))) {
+      // Linear text (ASCII, single-byte charsets) stays implied: offset = #linear + index.
+      if (keep === 0) this.#linear = seg.base;
+    } else {
+      if (this.#linear >= 0) {
+        for (let i = 0; i <= keep; i++) this.#off[i] = this.#linear + i;
+        this.#linear = -1;
+      }
+      if (seg.offsets === null) for (let i = 0; i <= t.length; i++) this.#off[keep + i] = seg.base + i;
+      else this.#off.set(seg.offsets, keep);
+    }
     this.#bytes.write(t, keep, 'latin1');
     this.#buf = keep === 0 ? t : this.#buf + t;
     if (Buffer.byteLength(t, 'utf8') !== t.length) {
@@ -314,6 +329,11 @@ export class Matcher {
     return done(false);
   }
 
+  /** Byte offset in the body of the text position `pos` (still in the buffer). */
+  #offsetOf(pos: number): number {
+    return this.#linear >= 0 ? this.#linear + (pos - this.#bufStart) : this.#off[pos - this.#bufStart]!;
+  }
+
   /** True when [start, end) holds no non-ASCII character (so `#bytes` there is the text). */
   #isAscii(start: number, end: number): boolean {
     const na = this.#nonAscii;
@@ -338,8 +358,8 @@ export class Matcher {
       ruleId: rule.def.id,
       description: rule.def.description,
       tags: rule.tags,
-      start: this.#off[start - this.#bufStart]!,
-      end: this.#off[end - this.#bufStart]!,
+      start: this.#offsetOf(start),
+      end: this.#offsetOf(end),
       // The one place a matched value is turned into output: only its redacted form leaves.
       redacted: redact(value),
     });
@@ -362,7 +382,8 @@ export class Matcher {
     this.#buf = this.#buf.slice(drop);
     const keep = this.#buf.length;
     this.#bytes.copyWithin(0, drop, drop + keep);
-    this.#off.copyWithin(0, drop, drop + keep + 1);
+    if (this.#linear >= 0) this.#linear += drop;
+    else this.#off.copyWithin(0, drop, drop + keep + 1);
     const na = this.#nonAscii;
     if (na.length > 0 && na[0]! < this.#bufStart + drop) {
       let k = 0;

@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { linearOffsets, OffsetBuffer, type Segment } from './segment.js';
+import { OffsetBuffer, type Segment } from './segment.js';
 
 /**
  * Bytes → text with byte offsets, incrementally. Each call returns the text for every byte it could
@@ -55,7 +55,7 @@ class Utf8Decoder implements CharsetDecoder {
     if (!this.#bomChecked) {
       if (bytes.length < 3 && !final) {
         this.#pending = bytes;
-        return { text: '', offsets: Int32Array.of(base) };
+        return { text: '', offsets: null, base };
       }
       this.#bomChecked = true;
       if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -78,7 +78,8 @@ class Utf8Decoder implements CharsetDecoder {
     this.#pending = bytes.slice(end);
     this.#base = base + end;
     if (isAscii(head)) {
-      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: linearOffsets(base, head.length, this.#offsets) };
+      // ASCII: one byte per character, offsets implied (no array to fill or copy).
+      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: null, base };
     }
     if (isUtf8(head)) return decodeValidUtf8(head, base, this.#offsets);
     return this.#decodeSlow(head, base);
@@ -151,7 +152,7 @@ class Utf8Decoder implements CharsetDecoder {
     for (let k = 0; k < n; k += kChunkChars) {
       text += String.fromCharCode.apply(null, units.subarray(k, Math.min(n, k + kChunkChars)) as unknown as number[]);
     }
-    return { text, offsets: off.slice(0, n + 1) };
+    return { text, offsets: off.slice(0, n + 1), base };
   }
 }
 
@@ -177,7 +178,7 @@ function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer): Segme
     } else pos += 3;
   }
   off[n] = pos;
-  return { text, offsets: off };
+  return { text, offsets: off, base };
 }
 
 class Utf16Decoder implements CharsetDecoder {
@@ -223,7 +224,7 @@ class Utf16Decoder implements CharsetDecoder {
     for (let k = 0; k < units.length; k += kChunkChars) {
       text += String.fromCharCode.apply(null, units.subarray(k, Math.min(units.length, k + kChunkChars)) as unknown as number[]);
     }
-    return { text, offsets: off };
+    return { text, offsets: off, base };
   }
 }
 
@@ -239,7 +240,7 @@ class SingleByteDecoder implements CharsetDecoder {
 
   push(chunk: Uint8Array, _final: boolean): Segment {
     const text = this.#decoder.decode(chunk);
-    const seg = { text, offsets: linearOffsets(this.#base, chunk.length) };
+    const seg: Segment = { text, offsets: null, base: this.#base };
     this.#base += chunk.length;
     return seg;
   }

@@ -1,5 +1,5 @@
 import { decodeHTML, decodeXML } from 'entities';
-import { OffsetBuffer, SegmentBuilder, type Segment } from './segment.js';
+import { OffsetBuffer, SegmentBuilder, offsetAt, type Segment } from './segment.js';
 
 /**
  * Content-aware unescaping, incrementally. Values hide behind JSON/JavaScript string escapes
@@ -89,7 +89,7 @@ class StagedDecoder implements EscapeDecoder {
       if (!final && n - i < kMaxEscape && this.#mayBeIncomplete(t, i)) {
         out.copy(seg, copied, i);
         this.#carry = sliceSegment(seg, i, n);
-        return out.finish(seg.offsets[i]!);
+        return out.finish(offsetAt(seg, i));
       }
       const r = c === 92 ? (this.backslash ? this.#backslash(t, i) : null) : this.#reference(t, i);
       if (r === null) {
@@ -97,12 +97,12 @@ class StagedDecoder implements EscapeDecoder {
         continue;
       }
       out.copy(seg, copied, i);
-      out.emit(r.chars, seg.offsets[i]!);
+      out.emit(r.chars, offsetAt(seg, i));
       i += r.length;
       copied = i;
     }
     out.copy(seg, copied, n);
-    return out.finish(seg.offsets[n]!);
+    return out.finish(offsetAt(seg, n));
   }
 
   #mayBeIncomplete(t: string, i: number): boolean {
@@ -169,12 +169,17 @@ class StagedDecoder implements EscapeDecoder {
 }
 
 function sliceSegment(seg: Segment, from: number, to: number): Segment {
-  return { text: seg.text.slice(from, to), offsets: seg.offsets.slice(from, to + 1) };
+  const text = seg.text.slice(from, to);
+  if (seg.offsets === null) return { text, offsets: null, base: seg.base + from };
+  return { text, offsets: seg.offsets.slice(from, to + 1), base: seg.offsets[from]! };
 }
 
 function joinSegments(a: Segment, b: Segment): Segment {
-  const off = new Int32Array(a.text.length + b.text.length + 1);
-  off.set(a.offsets.subarray(0, a.text.length));
-  off.set(b.offsets, a.text.length);
-  return { text: a.text + b.text, offsets: off };
+  const text = a.text + b.text;
+  // Two linear pieces that touch stay linear.
+  if (a.offsets === null && b.offsets === null && a.base + a.text.length === b.base) return { text, offsets: null, base: a.base };
+  const off = new Int32Array(text.length + 1);
+  for (let i = 0; i < a.text.length; i++) off[i] = offsetAt(a, i);
+  for (let i = 0; i <= b.text.length; i++) off[a.text.length + i] = offsetAt(b, i);
+  return { text, offsets: off, base: off[0]! };
 }

@@ -8,7 +8,15 @@
  */
 export interface Segment {
   readonly text: string;
-  readonly offsets: Int32Array;
+  /** Per code unit, then one past the end; `null` when linear (one byte per code unit from `base`). */
+  readonly offsets: Int32Array | null;
+  /** Byte offset of the segment's first code unit (of its end, when the text is empty). */
+  readonly base: number;
+}
+
+/** The byte offset of code unit `i` of `seg` (`i` = its length gives the end). */
+export function offsetAt(seg: Segment, i: number): number {
+  return seg.offsets === null ? seg.base + i : seg.offsets[i]!;
 }
 
 /** Identity offsets for a segment of one byte per code unit starting at `base`. */
@@ -70,7 +78,8 @@ export class SegmentBuilder {
     if (to <= from) return;
     this.#reserve(to - from);
     this.#parts.push(src.text.slice(from, to));
-    this.#off.set(src.offsets.subarray(from, to), this.#n);
+    if (src.offsets === null) for (let i = from; i < to; i++) this.#off[this.#n + i - from] = src.base + i;
+    else this.#off.set(src.offsets.subarray(from, to), this.#n);
     this.#n += to - from;
   }
 
@@ -83,6 +92,6 @@ export class SegmentBuilder {
 
   finish(endOffset: number): Segment {
     this.#off[this.#n] = endOffset;
-    return { text: this.#parts.join(''), offsets: this.#off.subarray(0, this.#n + 1) };
+    return { text: this.#parts.join(''), offsets: this.#off.subarray(0, this.#n + 1), base: this.#off[0]! };
   }
 }
