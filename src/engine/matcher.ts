@@ -25,10 +25,11 @@ const kMaxRejectsPerWindow = 256;
  */
 const kScreenSpan = 16 * 1024;
 /**
- * Regions overlap by this much, so every window starting in a block ends inside its region: a
- * window is at most a group (kGroupCap) plus a rule's margin each side.
+ * Regions overlap by this much, so that a window starting in a block usually ends inside its region:
+ * a window is at most a group (kGroupCap) plus a screened rule's margin each side (about 100). A
+ * longer window still gets a region that covers it, only not a shared one.
  */
-const kScreenPad = 4 * 1024;
+const kScreenPad = 2304;
 /** Match starts listed per screen region; past this the rest of the region counts as matching. */
 const kScreenStarts = 64;
 
