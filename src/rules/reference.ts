@@ -14,7 +14,8 @@ export interface ReferenceMatch {
  * tests; never used on the scanning path (V8 is not linear-time on hostile input).
  */
 export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] {
-  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'giu' : 'gu');
+  // `d`: exact group indices, so a value whose text repeats in the match is placed where it was captured.
+  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'giud' : 'gud');
   const checks = compileChecks(rule);
   const group = rule.group ?? 0;
   const out: ReferenceMatch[] = [];
@@ -28,7 +29,8 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
     const me = ms + m[0].length;
     const g = m[group];
     if (g === undefined) continue;
-    const vs = group === 0 ? ms : ms + m[0].indexOf(g);
+    const span = m.indices?.[group];
+    const vs = group === 0 ? ms : span !== undefined ? span[0] : ms + m[0].indexOf(g);
     const ve = vs + g.length;
     if (ms < lastEnd) continue;
     if (!checks.accept(text, ms, me, vs, ve)) {

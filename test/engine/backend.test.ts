@@ -43,3 +43,21 @@ describe('backend selection', () => {
     expect(() => resolveBackend('pcre' as never)).toThrow(expect.objectContaining({ code: 'SDD_ERR_INVALID_OPTION' }));
   });
 });
+
+describe('value group positions', () => {
+  // The value's text also appears later in the whole match: a search for it from the right (what a
+  // backend without group indices would do) finds the wrong copy. Found by the oracle property on a
+  // CSV key pair followed by an HTML form repeating the same secret.
+  const backends = [re2WasmBackend, v8Backend, ...(re2NativeBackend ? [re2NativeBackend] : [])];
+  it.each(backends.map((b) => [b.name, b] as const))('%s places the captured copy, not a later one', (_name, backend) => {
+    const p = backend.compile('key=([a-z]{3});[^;]*;sum=[a-z]{3}', false, 1);
+    const text = 'é😀 key=abc;abc;sum=abc';
+    expect(p.exec(text, 0)).toEqual({ start: 4, end: 23, groupStart: 8, groupEnd: 11 });
+    if (backend.compile('x', false, 0).execBytes) {
+      const bytes = Buffer.from(text, 'utf8');
+      const q = backend.compile('key=([a-z]{3});[^;]*;sum=[a-z]{3}', false, 1);
+      const at = Buffer.byteLength('é😀 ');
+      expect(q.execBytes!(bytes, 0)).toEqual({ start: at, end: at + 19, groupStart: at + 4, groupEnd: at + 7 });
+    }
+  });
+});

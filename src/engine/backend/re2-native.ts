@@ -7,7 +7,7 @@ interface NativeRe2 {
   lastIndex: number;
   exec(s: string): RegExpExecArray | null;
   /** On a Buffer: indices are byte offsets and the groups are Buffers. */
-  exec(b: Buffer): (Array<Buffer | undefined> & { index: number }) | null;
+  exec(b: Buffer): (Array<Buffer | undefined> & { index: number; indices?: Array<[number, number] | undefined> }) | null;
 }
 type NativeCtor = new (pattern: string, flags: string) => NativeRe2;
 
@@ -38,7 +38,8 @@ export const re2NativeBackend: RegexBackend | null =
         name: 're2',
         linear: true,
         compile(pattern, ignoreCase, group) {
-          const re = new RE2(pattern, ignoreCase ? 'giu' : 'gu');
+          // `d`: group indices (UTF-16 on strings, bytes on Buffers), for rules that report a group.
+          const re = new RE2(pattern, `${ignoreCase ? 'giu' : 'gu'}${group > 0 ? 'd' : ''}`);
           return {
             exec(text, from) {
               re.lastIndex = from;
@@ -57,10 +58,9 @@ export const re2NativeBackend: RegexBackend | null =
               const start = m.index;
               const end = start + whole.length;
               if (group === 0) return { start, end, groupStart: start, groupEnd: end };
-              const g = m[group];
-              if (g === undefined) return null;
-              const at = whole.lastIndexOf(g);
-              return { start, end, groupStart: start + at, groupEnd: start + at + g.length };
+              const span = m.indices?.[group];
+              if (span === undefined) return null;
+              return { start, end, groupStart: span[0], groupEnd: span[1] };
             },
           };
         },

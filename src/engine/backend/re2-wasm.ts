@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { locateGroup, type RegexBackend } from './types.js';
+import { exactGroup, type RegexBackend } from './types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -69,6 +69,7 @@ export const re2WasmBackend: RegexBackend = {
     const flags = ignoreCase ? 'giu' : 'gu';
     let lastText = '';
     let lastSafe = '';
+    const place = exactGroup(pattern, ignoreCase, group);
     const run = (text: string, from: number) => {
       if (text !== lastText) {
         lastText = text;
@@ -78,7 +79,7 @@ export const re2WasmBackend: RegexBackend = {
       const re = compiled(pattern, flags);
       re.lastIndex = from;
       const m = re.exec(lastSafe);
-      return m === null ? null : locateGroup(m, group);
+      return m === null ? null : place(lastSafe, m);
     };
     return {
       exec(text, from) {

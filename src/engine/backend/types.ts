@@ -28,14 +28,41 @@ export interface RegexBackend {
   compile(pattern: string, ignoreCase: boolean, group: number): CompiledPattern;
 }
 
-/** Locates group `group` inside the whole match (backends without group indices). */
+/**
+ * The match and its value group. Exact when the engine reported group indices (the `d` flag: V8,
+ * native RE2); otherwise the group's text is looked for from the right of the whole match, which can
+ * pick a later copy of the same text (see `exactGroup` for the backends without indices).
+ */
 export function locateGroup(m: RegExpExecArray, group: number): PatternMatch | null {
   const start = m.index;
   const end = start + m[0].length;
   if (group === 0) return { start, end, groupStart: start, groupEnd: end };
+  const span = m.indices?.[group];
+  if (span !== undefined) return { start, end, groupStart: span[0], groupEnd: span[1] };
   const g = m[group];
   if (g === undefined) return null;
   // The value is searched from the right: prefixes (keywords, `=`, quotes) come before it.
   const at = m[0].lastIndexOf(g);
   return { start, end, groupStart: start + at, groupEnd: start + at + g.length };
+}
+
+/**
+ * For a backend without group indices (re2-wasm): the group of a match RE2 found, placed exactly by
+ * V8 re-matching the same pattern anchored at the same start (`y` and `d` flags). Both engines pick
+ * the same leftmost-first match, and V8 runs only on a string RE2 has just matched (at most the
+ * rule's maxLength long), never on a search. Falls back to `locateGroup` if V8 disagrees.
+ */
+export function exactGroup(pattern: string, ignoreCase: boolean, group: number): (text: string, m: RegExpExecArray) => PatternMatch | null {
+  if (group === 0) return (_text, m) => locateGroup(m, 0);
+  let anchored: RegExp | null = null;
+  return (text, m) => {
+    anchored ??= new RegExp(pattern, ignoreCase ? 'iuyd' : 'uyd');
+    anchored.lastIndex = m.index;
+    const v = anchored.exec(text);
+    if (v !== null && v[0].length === m[0].length && v.indices?.[group] !== undefined) {
+      const [gs, ge] = v.indices[group]!;
+      return { start: m.index, end: m.index + m[0].length, groupStart: gs, groupEnd: ge };
+    }
+    return locateGroup(m, group);
+  };
 }

@@ -9,7 +9,8 @@ export const v8Backend: RegexBackend = {
   name: 'v8',
   linear: false,
   compile(pattern, ignoreCase, group) {
-    const re = new RegExp(pattern, ignoreCase ? 'giu' : 'gu');
+    // `d`: group indices, so a value is placed exactly even when its text repeats in the match.
+    const re = new RegExp(pattern, `${ignoreCase ? 'giu' : 'gu'}${group > 0 ? 'd' : ''}`);
     return {
       exec(text, from) {
         re.lastIndex = from;

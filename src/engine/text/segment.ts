@@ -19,13 +19,6 @@ export function offsetAt(seg: Segment, i: number): number {
   return seg.offsets === null ? seg.base + i : seg.offsets[i]!;
 }
 
-/** Identity offsets for a segment of one byte per code unit starting at `base`. */
-export function linearOffsets(base: number, length: number, into?: OffsetBuffer): Int32Array {
-  const off = into ? into.take(length + 1) : new Int32Array(length + 1);
-  for (let i = 0; i <= length; i++) off[i] = base + i;
-  return off;
-}
-
 /**
  * A growable Int32Array a stage reuses for the offsets of the segment it returns. Such a segment is
  * valid until the stage's next call: every consumer copies what it keeps (the matcher copies offsets
