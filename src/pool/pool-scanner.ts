@@ -9,10 +9,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../types.js';
 import { LeakscanError } from '../errors.js';
-import { selectRules } from '../rules/index.js';
+import { allRuleDefs, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
 import { gatherBody, gatherStream, type GatheredBody } from './body.js';
-import type { PoolResult, PoolTask, RuleOptions, StartBoard, TestHook } from './protocol.js';
+import type { PackedFindings, PoolResult, PoolTask, RuleOptions, StartBoard, TestHook } from './protocol.js';
 
 /** Default per-task timeout. A body is at most 1 MiB and scans in milliseconds; 30 s means stuck. */
 export const kDefaultTaskTimeoutMs = 30_000;
@@ -226,6 +226,7 @@ export class PoolScanner implements Scanner {
     });
     const result = await this.#submit(task, g.transfer);
     if (result.report === null) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report');
+    if (result.packed !== undefined) result.report.findings = unpackFindings(result.packed);
     return result.report;
   }
 
@@ -290,4 +291,21 @@ export class PoolScanner implements Scanner {
       void worker?.terminate();
     }
   }
+}
+
+/** Per rule id, the finding fields that come from the rule (shared by all its findings, as in-thread). */
+const kRuleFields = new Map(allRuleDefs.map((r) => [r.id, { description: r.description, tags: ruleTags(r) }]));
+
+function unpackFindings(p: PackedFindings): Finding[] {
+  const rules = p.ids.map((id) => {
+    const f = kRuleFields.get(id);
+    if (f === undefined) throw new LeakscanError('SDD_ERR_WORKER_FAILED', `the worker reported an unknown rule ${JSON.stringify(id)}`);
+    return { id, ...f };
+  });
+  const out = new Array<Finding>(p.rule.length);
+  for (let i = 0; i < out.length; i++) {
+    const r = rules[p.rule[i]!]!;
+    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: p.start[i]!, end: p.end[i]!, redacted: p.redacted[i]! };
+  }
+  return out;
 }

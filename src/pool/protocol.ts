@@ -55,8 +55,23 @@ export interface WarmTask {
 
 export type PoolTask = ScanTask | WarmTask;
 
+/**
+ * A report's findings in columns, for the trip back to the main thread: structured-cloning one
+ * object per finding (with its rule's description and tags repeated) was most of the main thread's
+ * work per body. `ids` holds the rule ids used; `rule[i]` indexes it.
+ */
+export interface PackedFindings {
+  ids: string[];
+  rule: Uint16Array;
+  start: Float64Array;
+  end: Float64Array;
+  redacted: string[];
+}
+
 export interface PoolResult {
+  /** The report with `findings` empty: they travel in `packed`. */
   report: ScanReport | null;
+  packed?: PackedFindings;
   threadId: number;
   /** Programs this worker has compiled since it started (tests check it stays at one per option set). */
   compiles: number;

@@ -6,7 +6,8 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { scanStream, type Program } from '../engine/index.js';
 import { programFor } from '../scanner.js';
-import { isStartBoard, type PoolResult, type PoolTask, type RuleOptions, type ScanTask, type TestHook } from './protocol.js';
+import type { Finding } from '../types.js';
+import { isStartBoard, type PackedFindings, type PoolResult, type PoolTask, type RuleOptions, type ScanTask, type TestHook } from './protocol.js';
 
 const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.threads), startedAt: new Float64Array(workerData.startedAt) } : null;
 
@@ -72,5 +73,27 @@ export default async function scanTask(task: PoolTask): Promise<PoolResult> {
   if (task.kind === 'warm') return { report: null, threadId, compiles };
   const report = await scanStream(program, chunksOf(task), task.meta, task.limits);
   if (task.tailMode === 'received') report.bytesReceived += task.tail;
-  return { report, threadId, compiles };
+  const packed = packFindings(report.findings);
+  return { report: { ...report, findings: [] }, packed, threadId, compiles };
+}
+
+function packFindings(findings: readonly Finding[]): PackedFindings {
+  const n = findings.length;
+  const ids: string[] = [];
+  const index = new Map<string, number>();
+  const packed: PackedFindings = { ids, rule: new Uint16Array(n), start: new Float64Array(n), end: new Float64Array(n), redacted: new Array<string>(n) };
+  for (let i = 0; i < n; i++) {
+    const f = findings[i]!;
+    let k = index.get(f.ruleId);
+    if (k === undefined) {
+      k = ids.length;
+      ids.push(f.ruleId);
+      index.set(f.ruleId, k);
+    }
+    packed.rule[i] = k;
+    packed.start[i] = f.start;
+    packed.end[i] = f.end;
+    packed.redacted[i] = f.redacted;
+  }
+  return packed;
 }
