@@ -303,13 +303,9 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
 
 // ---- Measurement ---------------------------------------------------------------------------------------
 
-/**
- * The engine on one body: first a guarded scan in the worker (bounded; an engine under construction
- * can take minutes on a hostile body), then, if that scan fits the case budget, tinybench in this
- * thread. A body too slow for more than one call keeps the guarded scan as its only sample.
- */
-async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
-  const base = {
+/** What names a case in its result (the measured fields come on top). */
+function caseIdentity(c: Case) {
+  return {
     name: c.name,
     backend: c.backend.name,
     ruleSet: c.set.name,
@@ -319,6 +315,15 @@ async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
     bytes: c.body.bytes.length,
     planted: c.body.planted,
   };
+}
+
+/**
+ * The engine on one body: first a guarded scan in the worker (bounded; an engine under construction
+ * can take minutes on a hostile body), then, if that scan fits the case budget, tinybench in this
+ * thread. A body too slow for more than one call keeps the guarded scan as its only sample.
+ */
+async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
+  const base = caseIdentity(c);
   await warmUp(c.set, c.backend, guard);
   const g = await guard.guardEngine(c.set.name, workerBackend(c.backend), c.body.contentType, c.body.bytes, kEngineGuardMs);
   if (g.status === 'timeout') {
@@ -400,14 +405,7 @@ async function main(): Promise<void> {
   const deadlineOf = (share: number): number => started + kMaxSeconds * 1000 * share;
   const timeLeft = (until: number): boolean => Date.now() < until;
   const notMeasured = (c: Case): CaseResult => ({
-    name: c.name,
-    backend: c.backend.name,
-    ruleSet: c.set.name,
-    body: c.body.name,
-    bodyKind: c.bodyKind,
-    size: c.size,
-    bytes: c.body.bytes.length,
-    planted: c.body.planted,
+    ...caseIdentity(c),
     findings: 0,
     engine: null,
     skipped: `time budget (--max-seconds ${kMaxSeconds})`,

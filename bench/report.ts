@@ -189,24 +189,29 @@ function caseNote(c: CaseResult): string {
   return notes.join('; ');
 }
 
+/** The columns every case table starts with: name, speed, p50, p99, found/planted. */
+function engineColumns(c: CaseResult): string[] {
+  const e = c.engine;
+  const lower = e?.timedOut === true;
+  return [
+    c.name,
+    e === null ? '-' : `${lower ? '<' : ''}${fmtNum(e.mbps)}`,
+    e === null ? '-' : `${lower ? '>' : ''}${fmtMs(e.p50)}`,
+    e === null || e.samples <= 1 ? '-' : fmtMs(e.p99),
+    e === null ? '-' : `${lower ? '?' : c.findings}/${c.planted}`,
+  ];
+}
+
 export function formatCases(cases: readonly CaseResult[]): string {
   const header = ['case', 'MB/s', 'p50 ms', 'p99 ms', 'found/planted', '(a) MB/s', '×(a)', '(b) MB/s', '×(b)', 'note'];
-  const rows = cases.map((c) => {
-    const e = c.engine;
-    const lower = e?.timedOut === true;
-    return [
-      c.name,
-      e === null ? '-' : `${lower ? '<' : ''}${fmtNum(e.mbps)}`,
-      e === null ? '-' : `${lower ? '>' : ''}${fmtMs(e.p50)}`,
-      e === null || e.samples <= 1 ? '-' : fmtMs(e.p99),
-      e === null ? '-' : `${lower ? '?' : c.findings}/${c.planted}`,
-      fmtBaseline(c.a),
-      fmtRatio(c, 'a'),
-      fmtBaseline(c.b),
-      fmtRatio(c, 'b'),
-      caseNote(c),
-    ];
-  });
+  const rows = cases.map((c) => [
+    ...engineColumns(c),
+    fmtBaseline(c.a),
+    fmtRatio(c, 'a'),
+    fmtBaseline(c.b),
+    fmtRatio(c, 'b'),
+    caseNote(c),
+  ]);
   return table([header, ...rows], [false, true, true, true, true, true, true, true, true, false]);
 }
 
@@ -262,11 +267,7 @@ export function formatBackendCases(cases: readonly CaseResult[], primary: readon
       note = [note, `findings differ from ${primaryName} (${p.findings})`].filter((x) => x !== '').join('; ');
     }
     return [
-      c.name,
-      e === null ? '-' : `${lower ? '<' : ''}${fmtNum(e.mbps)}`,
-      e === null ? '-' : `${lower ? '>' : ''}${fmtMs(e.p50)}`,
-      e === null || e.samples <= 1 ? '-' : fmtMs(e.p99),
-      e === null ? '-' : `${lower ? '?' : c.findings}/${c.planted}`,
+      ...engineColumns(c),
       vs === undefined ? '' : `${boundMark(vs.bound)}${fmtX(vs.value)}×`,
       fmtRatio(c, 'a'),
       fmtRatio(c, 'b'),

@@ -224,15 +224,9 @@ export class Matcher {
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
     if (rule.screen >= 0 && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
-    if (!rule.checks.mayMatch(text)) return;
-    // Bytes when the backend takes them: ASCII windows are a view of the buffer; others are
-    // encoded once here and positions converted (a string would be encoded on every call).
-    let search: (from: number) => PatternMatch | null;
-    if (rule.pattern.execBytes === undefined) search = (from) => rule.pattern.exec(text, from);
-    else if (this.#isAscii(ws, we)) {
-      const bytes = this.#bytes.subarray(ws - this.#bufStart, we - this.#bufStart);
-      search = (from) => rule.pattern.execBytes!(bytes, from);
-    } else search = utf8Search(rule.pattern, text);
+    // Rules screened by context at the candidate already had a context word close by.
+    if (rule.contextScreen === 0 && !rule.checks.mayMatch(text)) return;
+    const search = this.#searcher(rule.pattern, ws, we, text);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
@@ -272,11 +266,11 @@ export class Matcher {
     // rules in one stretch of text share one region instead of each starting its own.
     const k = Math.floor(ws / kScreenSpan);
     const cache = this.#screens[screen]!;
-    let region = cache.find((r) => r.block === k && r.start <= ws && r.end >= we);
-    if (region === undefined) {
+    const i = cache.findIndex((r) => r.block === k);
+    let region = cache[i];
+    if (region === undefined || region.start > ws || region.end < we) {
       const rs = Math.max(this.#bufStart, k * kScreenSpan);
       region = this.#runScreen(screen, k, rs, Math.max(we, Math.min(this.#end, (k + 1) * kScreenSpan + kScreenPad)));
-      const i = cache.findIndex((r) => r.block === k);
       if (i >= 0) cache[i] = region;
       else {
         if (cache.length >= 4) cache.shift();
@@ -292,42 +286,29 @@ export class Matcher {
 
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
-    const pattern = this.#program.screens[screen]!.pattern;
+    const search = this.#searcher(this.#program.screens[screen]!.pattern, rs, re, text);
     const starts: number[] = [];
-    const done = (full: boolean): ScreenRegion => ({ block, start: rs, end: re, starts, full });
-    if (pattern.execBytes === undefined) {
-      for (let from = 0; from <= text.length; ) {
-        if (starts.length >= kScreenStarts) return done(true);
-        const m = pattern.exec(text, from);
-        if (m === null) break;
-        // Every start is listed (not only non-overlapping matches): resume one past this one.
-        starts.push(rs + m.start);
-        from = m.start + 1;
-      }
-      return done(false);
-    }
-    // As UTF-8 bytes, encoded once for all the calls on this region (a string would be encoded
-    // again on every call). Byte offsets of the starts are turned into character positions by
-    // decoding only the bytes between consecutive starts.
-    const ascii = this.#isAscii(rs, re);
-    const bytes = ascii ? this.#bytes.subarray(rs - this.#bufStart, re - this.#bufStart) : Buffer.from(text, 'utf8');
-    let lastByte = 0;
-    let lastChar = 0;
-    for (let from = 0; from <= bytes.length; ) {
-      if (starts.length >= kScreenStarts) return done(true);
-      const m = pattern.execBytes(bytes, from);
+    for (let from = 0; from <= text.length; ) {
+      if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
+      const m = search(from);
       if (m === null) break;
-      if (ascii) lastChar = m.start;
-      else {
-        lastChar += bytes.toString('utf8', lastByte, m.start).length;
-        lastByte = m.start;
-      }
-      starts.push(rs + lastChar);
-      // Resume at the next character, not inside this one.
+      // Every start is listed (not only non-overlapping matches): resume one past this one.
+      starts.push(rs + m.start);
       from = m.start + 1;
-      while (from < bytes.length && (bytes[from]! & 0xc0) === 0x80) from++;
     }
-    return done(false);
+    return { block, start: rs, end: re, starts, full: false };
+  }
+
+  /**
+   * `exec` of `pattern` over `text` (= the buffer's [start, end)), in text positions. As bytes when
+   * the backend takes them: an ASCII stretch is a view of `#bytes`; other text is encoded once for
+   * every call on it (a string would be encoded again on each).
+   */
+  #searcher(pattern: CompiledPattern, start: number, end: number, text: string): (from: number) => PatternMatch | null {
+    if (pattern.execBytes === undefined) return (from) => pattern.exec(text, from);
+    if (!this.#isAscii(start, end)) return utf8Search(pattern, text);
+    const bytes = this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart);
+    return (from) => pattern.execBytes!(bytes, from);
   }
 
   /** Byte offset in the body of the text position `pos` (still in the buffer). */

@@ -8,11 +8,6 @@
 
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
 export type EmitCandidate = (rule: number, start: number, end: number) => void;
-/**
- * Called once per digit run or token that fires at least one rule: the span and the rules it fires
- * (`rules[0..count)`, in ascending trigger order; the array is reused, copy what you keep).
- */
-export type EmitSpan = (start: number, end: number, rules: Int32Array, count: number) => void;
 
 export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
@@ -44,7 +39,6 @@ export class PrefilterTables {
   /** Per separator character, its bit; per distinct separator set of the digit rules, the set's bits. */
   readonly sepBit = new Uint8Array(kCols);
   readonly setMasks: Uint8Array;
-  readonly tokenRules: PrefilterSpec['tokens'];
   readonly maxTokenLen: number;
   /** Per token length, the token rules whose length range holds it (most lengths have none). */
   readonly tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
@@ -52,8 +46,6 @@ export class PrefilterTables {
   readonly minDigits: number;
   /** Per separator set, the fewest digits one of its rules needs. */
   readonly setMin: Int32Array;
-  /** Number of rules (sizes the span buffer). */
-  readonly ruleCount: number;
 
   constructor(spec: PrefilterSpec) {
     // Aho-Corasick trie over lower-cased keywords.
@@ -158,13 +150,10 @@ export class PrefilterTables {
       .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)) }))
       .sort((a, b) => a.min - b.min);
     this.setRules = sets.map((_, j) => this.digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
-    this.tokenRules = spec.tokens;
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
     this.tokenByLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
     this.minDigits = this.digitRules.reduce((m, d) => Math.min(m, d.min), Number.MAX_SAFE_INTEGER);
     this.setMin = Int32Array.from(this.setRules, (idx) => idx.reduce((m, i) => Math.min(m, this.digitRules[i]!.min), 0x7fffffff));
-    const all = [...spec.keywords.map((k) => k.rule), ...spec.digits.map((d) => d.rule), ...spec.tokens.map((t) => t.rule)];
-    this.ruleCount = all.reduce((m, r) => Math.max(m, r + 1), 0);
   }
 
 }
@@ -182,8 +171,6 @@ export class Prefilter {
   /** Per digit rule: the generation (run) in which it last fired, so each run reports it once. */
   readonly #fired: Uint32Array;
   #gen = 0;
-  /** Rules put in `#span` for the run being flushed. */
-  #count = 0;
   readonly #sepBit: Uint8Array;
   readonly #setMasks: Uint8Array;
   readonly #setMin: Int32Array;
@@ -195,8 +182,6 @@ export class Prefilter {
   readonly #subStart: Int32Array;
   readonly #maxTokenLen: number;
   readonly #tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
-  /** The rules one span fires, handed to `EmitSpan` (reused). */
-  readonly #span: Int32Array;
 
   // Streaming state.
   #st = 0;
@@ -236,7 +221,6 @@ export class Prefilter {
     this.#fired = new Uint32Array(t.digitRules.length);
     this.#maxTokenLen = t.maxTokenLen;
     this.#tokenByLen = t.tokenByLen;
-    this.#span = new Int32Array(Math.max(1, t.ruleCount));
   }
 
   /** No trigger reported in the future can start before this position. */
@@ -247,12 +231,8 @@ export class Prefilter {
     return m;
   }
 
-  /**
-   * Scans the next piece of text. Keyword hits go to `emit`; digit runs and tokens go to `emitSpan`
-   * once per span with all the rules they fire (the matcher gates them together), or, without
-   * `emitSpan`, to `emit` rule by rule.
-   */
-  scan(text: string, emit: EmitCandidate, emitSpan: EmitSpan = perRule(emit)): void {
+  /** Scans the next piece of text, reporting every trigger to `emit`. */
+  scan(text: string, emit: EmitCandidate): void {
     // The hot loop: all state in locals, one table lookup per tracker per character, calls only on
     // events (a keyword ends, a long enough run or token ends). Written out by hand because this loop
     // is the engine's floor on throughput.
@@ -288,7 +268,7 @@ export class Prefilter {
         }
         tokLetter = true;
         if (runStart >= 0) {
-          if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
+          if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emit);
           runStart = -1;
           runSep = false;
         }
@@ -312,7 +292,7 @@ export class Prefilter {
         runSep = false;
         if (runEnd - runStart >= kMaxRunSpan) {
           // Report this piece now and go on with the next one: windows stay bounded.
-          this.#flushRun(runStart, runEnd, runDigits, emitSpan);
+          this.#flushRun(runStart, runEnd, runDigits, emit);
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
@@ -323,7 +303,7 @@ export class Prefilter {
       // Neither letter nor digit: ends a token (a separator too)…
       if (tokStart >= 0) {
         const len = base + i - tokStart;
-        if (len <= maxTok && tokenByLen[len]!.length > 0) this.#endToken(tokStart, base + i, tokDigit, tokLetter, emitSpan);
+        if (len <= maxTok && tokenByLen[len]!.length > 0) this.#endToken(tokStart, base + i, tokDigit, tokLetter, emit);
         tokStart = -1;
       }
       if (runStart < 0) continue;
@@ -334,7 +314,7 @@ export class Prefilter {
         sepAt[k2] = runDigits;
         sepBits[k2] = sepBit[col]!;
       } else {
-        if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emitSpan);
+        if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emit);
         runStart = -1;
         runSep = false;
       }
@@ -351,12 +331,12 @@ export class Prefilter {
   }
 
   /** End of text: report the run and token in progress. */
-  finish(emit: EmitCandidate, emitSpan: EmitSpan = perRule(emit)): void {
-    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emitSpan);
+  finish(emit: EmitCandidate): void {
+    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
     this.#runStart = -1;
     if (this.#tokStart >= 0) {
       const len = this.#pos - this.#tokStart;
-      if (len <= this.#maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emitSpan);
+      if (len <= this.#maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emit);
     }
     this.#tokStart = -1;
   }
@@ -367,21 +347,18 @@ export class Prefilter {
     }
   }
 
-  #flushRun(s: number, e: number, digits: number, emitSpan: EmitSpan): void {
+  #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
     const rules = this.#digitRules;
-    const span = this.#span;
     if (this.#runPiece) {
       // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
-      for (let i = 0; i < rules.length; i++) span[i] = rules[i]!.rule;
-      emitSpan(s, e, span, rules.length);
+      for (const d of rules) emit(d.rule, s, e);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set
-    // ends that set's sub-run. Each sub-run long enough marks its set's rules (stamped with this
-    // run's generation, so nothing needs clearing between runs) straight into the span.
+    // ends that set's sub-run. Each sub-run long enough fires its set's rules, once per run (stamped
+    // with the run's generation, so nothing needs clearing between runs).
     this.#gen++;
-    this.#count = 0;
     const sub = this.#subStart;
     const sets = sub.length;
     for (let j = 0; j < sets; j++) sub[j] = 0;
@@ -392,16 +369,15 @@ export class Prefilter {
       const bit = this.#sepBits[k]!;
       for (let j = 0; j < sets; j++) {
         if ((masks[j]! & bit) !== 0) continue;
-        if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at - sub[j]!);
+        if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at - sub[j]!, s, e, emit);
         sub[j] = at;
       }
     }
-    for (let j = 0; j < sets; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits - sub[j]!);
-    if (this.#count > 0) emitSpan(s, e, span, this.#count);
+    for (let j = 0; j < sets; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits - sub[j]!, s, e, emit);
   }
 
   /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
-  #endSubRun(j: number, c: number): void {
+  #endSubRun(j: number, c: number, s: number, e: number, emit: EmitCandidate): void {
     const rules = this.#digitRules;
     const fired = this.#fired;
     const gen = this.#gen;
@@ -411,21 +387,17 @@ export class Prefilter {
       if (d.min > c) break;
       if (c <= d.max && fired[i] !== gen) {
         fired[i] = gen;
-        this.#span[this.#count++] = d.rule;
+        emit(d.rule, s, e);
       }
     }
   }
 
-  #endToken(s: number, end: number, hasDigit: boolean, hasLetter: boolean, emitSpan: EmitSpan): void {
-    const rules = this.#tokenByLen[end - s]!;
-    const span = this.#span;
-    let count = 0;
-    for (const t of rules) {
+  #endToken(s: number, end: number, hasDigit: boolean, hasLetter: boolean, emit: EmitCandidate): void {
+    for (const t of this.#tokenByLen[end - s]!) {
       if (t.needsDigit && !hasDigit) continue;
       if (t.needsLetter && !hasLetter) continue;
-      span[count++] = t.rule;
+      emit(t.rule, s, end);
     }
-    if (count > 0) emitSpan(s, end, span, count);
   }
 }
 
@@ -437,11 +409,4 @@ export class Prefilter {
  */
 function foldColumn(c: number): number {
   return c === 0x212a ? 107 : 0;
-}
-
-/** Spreads a span over `emit`, one call per rule. */
-function perRule(emit: EmitCandidate): EmitSpan {
-  return (start, end, rules, count) => {
-    for (let i = 0; i < count; i++) emit(rules[i]!, start, end);
-  };
 }

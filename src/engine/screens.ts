@@ -20,8 +20,9 @@ export const kScreens: Readonly<Record<string, readonly string[]>> = {
   'structured-id': ['ch-ahv', 'kr-rrn', 'fr-nir', 'es-dni', 'br-cpf', 'us-ssn', 'us-itin', 'in-aadhaar', 'cn-resident-id'],
 };
 
+const kScreenOf = new Map(Object.entries(kScreens).flatMap(([name, ids]) => ids.map((id) => [id, name] as const)));
+
 /** The screen a rule belongs to, if any. */
 export function screenOf(ruleId: string): string | undefined {
-  for (const [name, members] of Object.entries(kScreens)) if (members.includes(ruleId)) return name;
-  return undefined;
+  return kScreenOf.get(ruleId);
 }
