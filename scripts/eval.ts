@@ -51,6 +51,8 @@ export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
+const kFamilies: readonly Family[] = ['pii', 'financial-information', 'secrets'];
+
 const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
 const mean = (xs: Array<number | null>) => {
   const v = xs.filter((x): x is number => x !== null);
@@ -123,7 +125,7 @@ export function score(manifest: Manifest, findings: ReadonlyMap<string, readonly
     s.f1 = s.precision === null || s.recall === null || s.precision + s.recall === 0 ? null : (2 * s.precision * s.recall) / (s.precision + s.recall);
   }
   const families = {} as SetScore['families'];
-  for (const fam of ['pii', 'financial-information', 'secrets'] as const) {
+  for (const fam of kFamilies) {
     const rs = rules.filter((r) => r.family === fam && (r.planted > 0 || r.fp > 0));
     families[fam] = { precision: mean(rs.map((r) => r.precision)), recall: mean(rs.map((r) => r.recall)), f1: mean(rs.map((r) => r.f1)), rules: rs.length };
   }
@@ -153,7 +155,7 @@ export function formatResult(r: EvalResult): string {
   lines.push('');
   lines.push('Family macro averages (precision / recall / F1):');
   lines.push(`${'family'.padEnd(24)} ${'default rules'.padEnd(28)} all rules`);
-  for (const fam of ['pii', 'financial-information', 'secrets'] as const) {
+  for (const fam of kFamilies) {
     const d = r.defaultRules.families[fam];
     const a = r.allRules.families[fam];
     lines.push(`${fam.padEnd(24)} ${`${pct(d.precision)} ${pct(d.recall)} ${pct(d.f1)}`.padEnd(28)} ${pct(a.precision)} ${pct(a.recall)} ${pct(a.f1)}`);

@@ -31,25 +31,14 @@ export function examplePlants(): Plant[] {
   for (const r of allRuleDefs) {
     r.examples.positive.forEach((ex, n) => {
       if (ex.match === undefined) return;
-      const source = `example:${r.id}#${n}`;
+      // The match as written, or (in an example already escaped for its content type) its escaped form.
       const at = ex.text.indexOf(ex.match);
-      if (ex.contentType === undefined || at >= 0) {
-        if (at < 0) return;
-        const p: Plant = { rule: r.id, source, before: ex.text.slice(0, at), value: ex.match, after: ex.text.slice(at + ex.match.length) };
-        if (ex.contentType !== undefined) p.verbatimKind = ex.contentType.includes('json') ? 'json' : 'html';
-        out.push(p);
-        return;
-      }
-      const span = locateDecoded(ex.text, ex.match);
+      const span: readonly [number, number] | undefined =
+        at >= 0 ? [at, at + ex.match.length] : ex.contentType !== undefined ? locateDecoded(ex.text, ex.match) : undefined;
       if (span === undefined) return;
-      out.push({
-        rule: r.id,
-        source,
-        before: ex.text.slice(0, span[0]),
-        value: ex.text.slice(span[0], span[1]),
-        after: ex.text.slice(span[1]),
-        verbatimKind: ex.contentType.includes('json') ? 'json' : 'html',
-      });
+      const p: Plant = { rule: r.id, source: `example:${r.id}#${n}`, before: ex.text.slice(0, span[0]), value: ex.text.slice(span[0], span[1]), after: ex.text.slice(span[1]) };
+      if (ex.contentType !== undefined) p.verbatimKind = ex.contentType.includes('json') ? 'json' : 'html';
+      out.push(p);
     });
   }
   return out;

@@ -299,15 +299,10 @@ function jsonPlant(w: Writer, rng: Rng, p: Plant, enc: Encoder, ind: string): vo
     w.plant(p, raw, 'json:verbatim');
     return;
   }
-  if (p.field === undefined) {
-    w.raw(`,${ind}"${rng.pick(['raw', 'message', 'description', 'payload'])}":"`);
-    w.plant(p, enc, 'json:string');
-    w.raw('"');
-    return;
-  }
-  w.raw(`,${ind}"${p.field}":"`);
-  w.plant(p, enc, 'json:field');
-  w.raw(`"`);
+  const field = p.field ?? rng.pick(['raw', 'message', 'description', 'payload']);
+  w.raw(`,${ind}"${field}":"`);
+  w.plant(p, enc, p.field === undefined ? 'json:string' : 'json:field');
+  w.raw('"');
 }
 
 function jsonShape(name: string, pretty: boolean, pickEnc: (rng: Rng) => Encoder): Shape {

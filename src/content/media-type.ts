@@ -68,7 +68,7 @@ function parseParamValue(raw: string): string | undefined {
 }
 
 /** Parses one media type (no commas). Returns null when `type/subtype` is malformed. */
-export function parseOneMediaType(value: string): MediaType | null {
+function parseOneMediaType(value: string): MediaType | null {
   const parts = splitOutsideQuotes(value, ';');
   const head = (parts[0] ?? '').trim();
   const slash = head.indexOf('/');

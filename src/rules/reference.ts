@@ -6,6 +6,9 @@ export interface ReferenceMatch {
   start: number;
   end: number;
   value: string;
+  /** Span of the whole pattern match (lead-in and label included), which the engine requires to overlap a trigger. */
+  matchStart: number;
+  matchEnd: number;
 }
 
 /**
@@ -19,27 +22,23 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
   const checks = compileChecks(rule);
   const group = rule.group ?? 0;
   const out: ReferenceMatch[] = [];
-  let lastEnd = -1;
+  // Accepted matches never overlap: the next search starts where the last accepted match ended.
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0].length === 0 || m[0].length > rule.maxLength) {
-      re.lastIndex = m.index + 1;
-      continue;
-    }
     const ms = m.index;
     const me = ms + m[0].length;
-    const g = m[group];
-    if (g === undefined) continue;
+    if (me === ms || me - ms > rule.maxLength) {
+      re.lastIndex = ms + 1;
+      continue;
+    }
     const span = m.indices?.[group];
-    const vs = group === 0 ? ms : span !== undefined ? span[0] : ms + m[0].indexOf(g);
-    const ve = vs + g.length;
-    if (ms < lastEnd) continue;
+    if (span === undefined) continue;
+    const [vs, ve] = span;
     if (!checks.accept(text, ms, me, vs, ve)) {
       // Retry one position later, as the engine's windows would see a later start.
       re.lastIndex = ms + 1;
       continue;
     }
-    out.push({ start: vs, end: ve, value: g });
-    lastEnd = me;
+    out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me });
   }
   return out;
 }

@@ -28,29 +28,9 @@ interface Located {
   value: Span;
 }
 
-/**
- * The reference matcher's findings with their whole-match spans as well as their value spans (the
- * reference matcher reports values only). Same loop, with match indices; checked against
- * `referenceMatches` below so the two cannot drift apart.
- */
+/** The reference matcher's findings with their whole-match spans as well as their value spans. */
 function locatedMatches(rule: RuleDef, text: string): Located[] {
-  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'gdiu' : 'gdu');
-  const checks = compileChecks(rule);
-  const group = rule.group ?? 0;
-  const out: Located[] = [];
-  let lastEnd = -1;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const ms = m.index;
-    const me = ms + m[0].length;
-    const g = m.indices?.[group];
-    if (m[0].length === 0 || m[0].length > rule.maxLength || g === undefined || ms < lastEnd || !checks.accept(text, ms, me, g[0], g[1])) {
-      re.lastIndex = ms + 1;
-      continue;
-    }
-    out.push({ match: [ms, me], value: [g[0], g[1]] });
-    lastEnd = me;
-  }
-  return out;
+  return referenceMatches(rule, text).map((m) => ({ match: [m.matchStart, m.matchEnd], value: [m.start, m.end] }));
 }
 
 const kinds = (rule: RuleDef) => ('keywords' in rule.trigger ? 'keyword' : 'digits' in rule.trigger ? 'digits' : 'token');

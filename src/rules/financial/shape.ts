@@ -20,6 +20,3 @@ export const kNumberLeadIn = '(?:^[ .-]?|[^0-9A-Za-z .-]|[^0-9A-Za-z][ .-]|[A-Za
 
 /** Characters `kNumberLeadIn` may consume before the value (for `maxLength`). */
 export const kNumberLeadInLength = 2;
-
-/** The separators a digits trigger joins by default; also what a value's overrun may use. */
-export const kRunSeparators = ' .-';

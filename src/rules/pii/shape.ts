@@ -76,5 +76,10 @@ export function oneRepeatedDigit(digits: string): boolean {
   return /^(\d)\1*$/.test(digits);
 }
 
+/** Passport-number placeholders seen in forms and documentation: one repeated digit, or a run of `0123456789` or `9876543210`. */
+export function passportPlaceholder(digits: string): boolean {
+  return oneRepeatedDigit(digits) || '0123456789'.includes(digits) || '9876543210'.includes(digits);
+}
+
 /** Context-word distance used by the gated rules: a label like `"nhs_number": ` or `<th>NHS No.</th><td>`. */
 export const kLabelReach = 64;

@@ -1,7 +1,7 @@
 import type { RuleDef } from '../types.js';
 import { ukNhsValid } from '../../validators/uk-nhs.js';
 import { ukNinoValid } from '../../validators/uk-nino.js';
-import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit } from './shape.js';
+import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
 
 export const ukRules: readonly RuleDef[] = [
   {
@@ -80,7 +80,7 @@ export const ukRules: readonly RuleDef[] = [
       words: ['uk passport', 'british passport', 'hm passport', 'hmpo', 'united kingdom passport', 'gbr passport', 'passport (gbr)', 'passport (uk)'],
       before: kLabelReach,
     },
-    validate: (v) => !oneRepeatedDigit(v) && !'0123456789'.includes(v) && !'9876543210'.includes(v),
+    validate: (v) => !passportPlaceholder(v),
     note: 'The digits have no check digit and the same shape as US passport numbers: a 9-digit number after a UK-specific phrase such as "British passport" also matches us-passport, which needs only the word "passport".',
     examples: {
       positive: [

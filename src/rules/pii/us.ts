@@ -1,15 +1,10 @@
 import type { RuleDef } from '../types.js';
 import { usSsnValid } from '../../validators/us-ssn.js';
-import { digitsOf, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
+import { digitsOf, kLabelReach, kRunExtra, oneRepeatedDigit, passportPlaceholder, wholeRun } from './shape.js';
 
 const kSsnShape = /^[0-9]{3}([- ])[0-9]{2}\1[0-9]{4}$/;
 // ITIN group (4th-5th digits) ranges assigned by the IRS: 50-65, 70-88, 90-92, 94-99.
 const kItinGroup = '(?:5[0-9]|6[0-5]|7[0-9]|8[0-8]|9[0-24-9])';
-
-/** Passport-number placeholders seen in forms and documentation. */
-function passportPlaceholder(digits: string): boolean {
-  return oneRepeatedDigit(digits) || '0123456789'.includes(digits) || '9876543210'.includes(digits);
-}
 
 export const usRules: readonly RuleDef[] = [
   {
