@@ -43,4 +43,4 @@ export {
 } from './ed25519.js';
 export { AuditError, kAuditErrors, isAuditErrorCode, type AuditErrorCode } from './errors.js';
 export { AuditClient, AuditHttpError, clientTlsFromFiles, type AuditClientOptions, type RawResponse } from './client.js';
-export { parseDigest, parseEpoch, parseRoot, formatRoot, isNamespaceName, type Root } from './validate.js';
+export { parseDigest, parseEpoch, parseEpochText, parseRoot, formatRoot, isNamespaceName, type Root } from './validate.js';

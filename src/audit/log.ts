@@ -20,8 +20,8 @@
 import type { StoreBucket } from '../storage/index.js';
 import { AuditError } from './errors.js';
 import { signMessage, type SigningKey } from './ed25519.js';
-import { kCiphersuites, isCiphersuite, serializeMessage, type Ciphersuite } from './message.js';
-import { wireRecord, type EpochRecord, type KeyInfo, type AuditorInfo } from './record.js';
+import { kCiphersuites, isCiphersuite, type Ciphersuite } from './message.js';
+import { recordMessage, wireRecord, type EpochRecord, type KeyInfo, type AuditorInfo } from './record.js';
 import { formatRoot, parseDigest, parseEpoch, parseNamespaceName, parseRoot, type Root } from './validate.js';
 
 export type NamespaceStatus = 'Initialization' | 'Online' | 'Disabled';
@@ -284,7 +284,7 @@ export class AuditLog {
 
       // Never backwards within a namespace, never before the signing key's not_before.
       const timestamp = Math.max(this.#now(), latest?.timestamp ?? 0, this.#notBefore);
-      const message = serializeMessage({ ciphersuite: cfg.ciphersuite, namespace: cfg.name, timestamp, epoch, digest: Buffer.from(digest, 'hex') });
+      const message = recordMessage({ ciphersuite: cfg.ciphersuite, namespace: cfg.name, timestamp, epoch, digest });
       const stored: StoredEpoch = {
         namespace: cfg.name,
         timestamp,

@@ -92,8 +92,8 @@ export function parseRecord(v: unknown): EpochRecord | string {
   );
 }
 
-/** The exact bytes the record's signature covers. */
-export function recordMessage(r: EpochRecord): Uint8Array {
+/** The exact bytes the record's signature covers (what the log signs and every reader re-serializes). */
+export function recordMessage(r: Pick<EpochRecord, 'ciphersuite' | 'namespace' | 'timestamp' | 'epoch' | 'digest'>): Uint8Array {
   return serializeMessage({
     ciphersuite: r.ciphersuite,
     namespace: r.namespace,

@@ -77,12 +77,10 @@ export async function openAuditLog(
  * await audit.close();
  */
 export async function startAuditServer(options: AuditServerOptions): Promise<AuditServer> {
-  const opened = await openAuditLog(options.dataDir, {
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.onError === undefined ? {} : { onError: options.onError }),
-  });
+  const opened = await openAuditLog(options.dataDir, options);
   const { tls } = opened.material;
   const handle = createAuditHandler({ log: opened.log, ...(options.onError === undefined ? {} : { onError: options.onError }) });
+  const host = options.host ?? '127.0.0.1';
   let server: Server;
   try {
     server = createServer(
@@ -99,7 +97,6 @@ export async function startAuditServer(options: AuditServerOptions): Promise<Aud
     );
     server.requestTimeout = 30_000;
     server.headersTimeout = 10_000;
-    const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 8788, host, () => {
@@ -112,7 +109,6 @@ export async function startAuditServer(options: AuditServerOptions): Promise<Aud
     throw e;
   }
   const port = (server.address() as AddressInfo).port;
-  const host = options.host ?? '127.0.0.1';
   return {
     url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,

@@ -74,18 +74,21 @@ async function keyPem(x509: X509, key: CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 }
 
-function usable(x509: X509, path: string, now: number): boolean {
-  if (!existsSync(path)) return false;
+type Certificate = InstanceType<X509['X509Certificate']>;
+
+/** The certificate at `path` if it exists, parses and is not near expiry; undefined otherwise. */
+function usable(x509: X509, path: string, now: number): Certificate | undefined {
+  if (!existsSync(path)) return undefined;
   try {
     const cert = new x509.X509Certificate(readFileSync(path, 'utf8'));
-    return cert.notAfter.getTime() - now > kRenewBefore && cert.notBefore.getTime() <= now + kDay;
+    return cert.notAfter.getTime() - now > kRenewBefore && cert.notBefore.getTime() <= now + kDay ? cert : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 interface Issuer {
-  cert: InstanceType<X509['X509Certificate']>;
+  cert: Certificate;
   key: CryptoKey;
 }
 
@@ -135,18 +138,15 @@ export async function ensureTlsMaterial(dataDir: string, now: number = Date.now(
     { kind: 'server' as const, cert: paths.server, key: paths.serverKey },
     { kind: 'client' as const, cert: paths.client, key: paths.clientKey },
   ];
-  const caOk = existsSync(paths.caKey) && usable(x509, paths.ca, now);
-  const stale = leaves.filter((l) => !caOk || !existsSync(l.key) || !usable(x509, l.cert, now));
+  const caCert = existsSync(paths.caKey) ? usable(x509, paths.ca, now) : undefined;
+  const stale = leaves.filter((l) => !caCert || !existsSync(l.key) || !usable(x509, l.cert, now));
   if (stale.length === 0) return { paths, created };
   mkdirSync(join(dataDir, 'tls'), { recursive: true, mode: 0o700 });
 
   let ca: Issuer;
-  if (caOk) {
+  if (caCert) {
     const der = x509.PemConverter.decodeFirst(readFileSync(paths.caKey, 'utf8'));
-    ca = {
-      cert: new x509.X509Certificate(readFileSync(paths.ca, 'utf8')),
-      key: await webcrypto.subtle.importKey('pkcs8', der, kAlg, false, ['sign']),
-    };
+    ca = { cert: caCert, key: await webcrypto.subtle.importKey('pkcs8', der, kAlg, false, ['sign']) };
   } else {
     const keys = (await webcrypto.subtle.generateKey(kAlg, true, ['sign', 'verify'])) as CryptoKeyPair;
     const cert = await x509.X509CertificateGenerator.createSelfSigned({

@@ -21,8 +21,8 @@ export interface BlobRef {
 
 export interface WrittenBlob {
   ref: BlobRef;
-  /** Present when ref.inline: the bytes to store with the metadata. */
-  data?: Uint8Array;
+  /** Present when ref.inline: the bytes to store with the metadata (a fresh copy, owned by the caller). */
+  data?: Buffer;
   md5: Buffer;
   extra?: Buffer;
 }
@@ -153,32 +153,23 @@ export class BlobFiles {
     await rm(this.path(id), { force: true }).catch(() => {});
   }
 
-  /** Reads `length` bytes from `offset` of the concatenation of `refs` (file blobs only) in bounded chunks. */
-  async *read(refs: readonly BlobRef[], offset: number, length: number): AsyncGenerator<Uint8Array> {
-    let skip = offset;
-    let left = length;
-    for (const r of refs) {
-      if (left <= 0) break;
-      if (skip >= r.size) {
-        skip -= r.size;
-        continue;
+  /** Reads `length` bytes from `offset` of one file blob, in bounded chunks. */
+  async *read(ref: BlobRef, offset: number, length: number): AsyncGenerator<Uint8Array> {
+    const fh = await open(this.path(ref.id), 'r');
+    try {
+      let pos = offset;
+      let left = length;
+      while (left > 0 && pos < ref.size) {
+        const n = Math.min(kChunk, left, ref.size - pos);
+        const buf = Buffer.allocUnsafe(n);
+        const { bytesRead } = await fh.read(buf, 0, n, pos);
+        if (bytesRead === 0) throw new Error(`blob ${ref.id} is shorter than recorded`);
+        pos += bytesRead;
+        left -= bytesRead;
+        yield bytesRead === n ? buf : buf.subarray(0, bytesRead);
       }
-      const fh = await open(this.path(r.id), 'r');
-      try {
-        let pos = skip;
-        skip = 0;
-        while (left > 0 && pos < r.size) {
-          const n = Math.min(kChunk, left, r.size - pos);
-          const buf = Buffer.allocUnsafe(n);
-          const { bytesRead } = await fh.read(buf, 0, n, pos);
-          if (bytesRead === 0) throw new Error(`blob ${r.id} is shorter than recorded`);
-          pos += bytesRead;
-          left -= bytesRead;
-          yield bytesRead === n ? buf : buf.subarray(0, bytesRead);
-        }
-      } finally {
-        await fh.close();
-      }
+    } finally {
+      await fh.close();
     }
   }
 

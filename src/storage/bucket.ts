@@ -85,12 +85,16 @@ export interface LocalBucket extends StoreBucket {
 
 const kObjPrefix = 0x6b; // every object key is stored as 'k' + UTF-8: LMDB rejects empty keys, R2 allows ""
 
-function objKey(key: string): Buffer {
-  const b = Buffer.from(key, 'utf8');
-  const out = Buffer.allocUnsafe(b.length + 1);
+/** The LMDB key of an object name given as UTF-8 bytes. */
+function prefixed(name: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(name.length + 1);
   out[0] = kObjPrefix;
-  b.copy(out, 1);
+  out.set(name, 1);
   return out;
+}
+
+function objKey(key: string): Buffer {
+  return prefixed(Buffer.from(key, 'utf8'));
 }
 
 /** Smallest byte string greater than every string starting with `p` (p never holds 0xff: UTF-8). */
@@ -407,7 +411,7 @@ class Bucket implements LocalBucket {
       const result = await s.commit(() => {
         const old = s.objects.get(k);
         if (cond && !conditionHolds(cond, old)) return undefined;
-        if (written.data) s.inline.put(written.ref.id, Buffer.from(written.data));
+        if (written.data) s.inline.put(written.ref.id, written.data);
         s.objects.put(k, rec);
         return old ? dropInline(s, old.blobs) : [];
       });
@@ -476,7 +480,7 @@ class Bucket implements LocalBucket {
     const view = { http: includeHttp, custom: includeCustom };
     scan: for (;;) {
       let restarted = false;
-      for (const { key, value } of s.objects.getRange({ start: Buffer.concat([Buffer.from([kObjPrefix]), start]) })) {
+      for (const { key, value } of s.objects.getRange({ start: prefixed(start) })) {
         const name = key.subarray(1);
         if (key[0] !== kObjPrefix || !startsWith(name, prefix)) break scan;
         if (count === limit) {
@@ -491,8 +495,8 @@ class Bucket implements LocalBucket {
           last = undefined;
           // Skip the rest of the group with one seek instead of walking it.
           start = successor(group);
-          const end = Buffer.concat([Buffer.from([kObjPrefix]), start]);
-          for (const k of s.objects.getKeys({ start: end, end: Buffer.concat([Buffer.from([kObjPrefix]), group]), reverse: true })) {
+          const end = prefixed(start);
+          for (const k of s.objects.getKeys({ start: end, end: prefixed(group), reverse: true })) {
             if (k.compare(end) >= 0) continue;
             last = Buffer.from(k.subarray(1));
             break;
@@ -555,7 +559,7 @@ class Bucket implements LocalBucket {
       const result = await s.commit(() => {
         if (!this.#activeUpload(s, uploadId, key)) return undefined;
         const old = s.parts.get([uploadId, n]);
-        if (written.data) s.inline.put(written.ref.id, Buffer.from(written.data));
+        if (written.data) s.inline.put(written.ref.id, written.data);
         s.parts.put([uploadId, n], part);
         return old ? dropInline(s, [old.blob]) : [];
       });
@@ -699,12 +703,8 @@ async function* readRefs(
       continue;
     }
     const n = Math.min(left, r.size - skip);
-    if (r.inline) {
-      const data = inline.get(r.id)!;
-      yield data.subarray(skip, skip + n);
-    } else {
-      yield* blobs.read([r], skip, n);
-    }
+    if (r.inline) yield inline.get(r.id)!.subarray(skip, skip + n);
+    else yield* blobs.read(r, skip, n);
     left -= n;
     skip = 0;
   }

@@ -1,5 +1,5 @@
 import type { BlobRef } from './blobs.js';
-import { toHttpMetadata, type HashField, type StoredHttpMetadata } from './options.js';
+import { kHttpHeaders, toHttpMetadata, type HashField, type StoredHttpMetadata } from './options.js';
 import type {
   StoreChecksums,
   StoreHTTPMetadata,
@@ -76,11 +76,10 @@ export class StoredObject implements StoreObject {
         `HTTP metadata unknown for key \`${this.key}\`. Did you forget to add 'httpMetadata' to \`include\` when listing?`,
       );
     }
-    if (m.contentType !== undefined) headers.set('content-type', m.contentType);
-    if (m.contentLanguage !== undefined) headers.set('content-language', m.contentLanguage);
-    if (m.contentDisposition !== undefined) headers.set('content-disposition', m.contentDisposition);
-    if (m.contentEncoding !== undefined) headers.set('content-encoding', m.contentEncoding);
-    if (m.cacheControl !== undefined) headers.set('cache-control', m.cacheControl);
+    for (const [field, header] of kHttpHeaders) {
+      const v = m[field];
+      if (v !== undefined) headers.set(header, v);
+    }
     if (m.cacheExpiry !== undefined) headers.set('expires', m.cacheExpiry.toUTCString());
   }
 }

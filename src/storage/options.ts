@@ -227,20 +227,20 @@ export interface StoredHttpMetadata {
   cacheExpiry?: number;
 }
 
-const kHttpFields = ['contentType', 'contentLanguage', 'contentDisposition', 'contentEncoding', 'cacheControl'] as const;
+/** The string fields of HTTP metadata and the response header each one maps to (`cacheExpiry` is `expires`). */
+export const kHttpHeaders = [
+  ['contentType', 'content-type'],
+  ['contentLanguage', 'content-language'],
+  ['contentDisposition', 'content-disposition'],
+  ['contentEncoding', 'content-encoding'],
+  ['cacheControl', 'cache-control'],
+] as const;
 
 export function parseHttpMetadata(m: StoreHTTPMetadata | Headers | undefined): StoredHttpMetadata | undefined {
   if (m === undefined || m === null) return undefined;
   const out: StoredHttpMetadata = {};
   if (isHeaders(m)) {
-    const pairs = [
-      ['contentType', 'content-type'],
-      ['contentEncoding', 'content-encoding'],
-      ['contentDisposition', 'content-disposition'],
-      ['contentLanguage', 'content-language'],
-      ['cacheControl', 'cache-control'],
-    ] as const;
-    for (const [field, header] of pairs) {
+    for (const [field, header] of kHttpHeaders) {
       const v = m.get(header);
       if (v !== null) out[field] = v;
     }
@@ -249,7 +249,7 @@ export function parseHttpMetadata(m: StoreHTTPMetadata | Headers | undefined): S
     return out;
   }
   if (typeof m !== 'object') throw new TypeError("Failed to execute 'httpMetadata': the provided value is not an object or Headers.");
-  for (const field of kHttpFields) {
+  for (const [field] of kHttpHeaders) {
     const v = m[field];
     if (v !== undefined) out[field] = String(v);
   }
@@ -262,7 +262,7 @@ export function parseHttpMetadata(m: StoreHTTPMetadata | Headers | undefined): S
 
 export function toHttpMetadata(m: StoredHttpMetadata): StoreHTTPMetadata {
   const out: StoreHTTPMetadata = {};
-  for (const field of kHttpFields) {
+  for (const [field] of kHttpHeaders) {
     const v = m[field];
     if (v !== undefined) out[field] = v;
   }

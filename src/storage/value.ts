@@ -41,23 +41,15 @@ export function valueSource(value: unknown, method: 'put' | 'uploadPart'): Value
     new TypeError(
       `Failed to execute '${method}' on '${method === 'put' ? 'R2Bucket' : 'R2MultipartUpload'}': parameter 2 is not of type 'ReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.`,
     );
+  const whole = (bytes: Uint8Array): ValueSource => ({ length: bytes.byteLength, chunks: once(bytes), cancel: noop });
   if (value === null || value === undefined) {
     if (method === 'uploadPart') throw typeError();
-    return { length: 0, chunks: once(new Uint8Array(0)), cancel: noop };
+    return whole(new Uint8Array(0));
   }
-  if (typeof value === 'string') {
-    const bytes = Buffer.from(value, 'utf8');
-    return { length: bytes.byteLength, chunks: once(bytes), cancel: noop };
-  }
-  if (value instanceof ArrayBuffer) {
-    const bytes = new Uint8Array(value.slice(0));
-    return { length: bytes.byteLength, chunks: once(bytes), cancel: noop };
-  }
-  if (ArrayBuffer.isView(value)) {
-    // Only the view's bytes, copied so later writes by the caller cannot change what is stored.
-    const bytes = Uint8Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    return { length: bytes.byteLength, chunks: once(bytes), cancel: noop };
-  }
+  if (typeof value === 'string') return whole(Buffer.from(value, 'utf8'));
+  if (value instanceof ArrayBuffer) return whole(new Uint8Array(value.slice(0)));
+  // Only the view's bytes, copied so later writes by the caller cannot change what is stored.
+  if (ArrayBuffer.isView(value)) return whole(Uint8Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)));
   if (typeof Blob !== 'undefined' && value instanceof Blob) {
     return { length: value.size, chunks: fromStream(value.stream()), cancel: noop };
   }

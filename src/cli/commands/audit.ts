@@ -5,7 +5,7 @@ import {
   AuditClient,
   AuditHttpError,
   clientTlsFromFiles,
-  parseEpoch,
+  parseEpochText,
   tlsPaths,
   verifyRecord,
   verifyRecordWithKey,
@@ -26,9 +26,8 @@ const kDefaultUrl = 'https://127.0.0.1:8788';
 
 function epochArg(v: string | undefined): number | 'latest' {
   if (v === undefined || v === 'latest') return 'latest';
-  const n = /^[0-9]{1,16}$/.test(v) ? Number(v) : Number.NaN;
   try {
-    return parseEpoch(n);
+    return parseEpochText(v);
   } catch {
     throw new UsageError(`${JSON.stringify(v)} is not an epoch (an integer from 1 to 9007199254740991, or "latest")`);
   }
@@ -93,7 +92,13 @@ export function registerAudit(program: Command, io: CliIO, setExit: (code: numbe
       throw new UsageError(`cannot reach the audit log: ${(e as Error).message}`);
     }
   };
-  const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+  /** Prints the log's answer as JSON and exits 0 (a refusal was already reported by `call`). */
+  const show = async (fn: () => Promise<unknown>): Promise<void> => {
+    const r = await call(fn);
+    if (r === undefined) return;
+    io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    setExit(0);
+  };
 
   conn(
     audit
@@ -104,10 +109,7 @@ export function registerAudit(program: Command, io: CliIO, setExit: (code: numbe
     false,
   ).action(async (ns: string, epoch: string, opts: ConnOptions) => {
     const e = epochArg(epoch);
-    const r = await call(() => client(opts, false).record(ns, e));
-    if (r === undefined) return;
-    print(r);
-    setExit(0);
+    await show(() => client(opts, false).record(ns, e));
   });
 
   conn(
@@ -122,10 +124,7 @@ export function registerAudit(program: Command, io: CliIO, setExit: (code: numbe
     const e = epochArg(epoch);
     if (e === 'latest') throw new UsageError('publish needs an epoch number');
     if (!/^[0-9a-fA-F]{64}$/.test(digest)) throw new UsageError('the digest must be 64 hex digits (32 bytes)');
-    const r = await call(() => client(opts, true).publish(ns, e, digest));
-    if (r === undefined) return;
-    print(r);
-    setExit(0);
+    await show(() => client(opts, true).publish(ns, e, digest));
   });
 
   conn(
@@ -172,10 +171,7 @@ export function registerAudit(program: Command, io: CliIO, setExit: (code: numbe
   });
 
   conn(audit.command('namespaces').description('list the namespaces with their status and latest epoch'), false).action(async (opts: ConnOptions) => {
-    const r = await call(() => client(opts, false).namespaces());
-    if (r === undefined) return;
-    print(r);
-    setExit(0);
+    await show(() => client(opts, false).namespaces());
   });
 
   const namespace = audit.command('namespace').description("create or disable a namespace (log owner's client certificate)");
@@ -188,17 +184,11 @@ export function registerAudit(program: Command, io: CliIO, setExit: (code: numbe
       .addOption(new Option('--ciphersuite <n>', '1 = ed25519(protobuf), 2 = ed25519(bincode)').choices(['1', '2']).default('1')),
     true,
   ).action(async (name: string, opts: ConnOptions & { root?: string; ciphersuite: string }) => {
-    const r = await call(() => client(opts, true).createNamespace({ name, ciphersuite: Number(opts.ciphersuite), ...(opts.root === undefined ? {} : { root: opts.root }) }));
-    if (r === undefined) return;
-    print(r);
-    setExit(0);
+    await show(() => client(opts, true).createNamespace({ name, ciphersuite: Number(opts.ciphersuite), ...(opts.root === undefined ? {} : { root: opts.root }) }));
   });
   conn(namespace.command('disable').description('disable a namespace: it stays readable and takes no more epochs (final)').argument('<name>', 'namespace name'), true).action(
     async (name: string, opts: ConnOptions) => {
-      const r = await call(() => client(opts, true).disableNamespace(name));
-      if (r === undefined) return;
-      print(r);
-      setExit(0);
+      await show(() => client(opts, true).disableNamespace(name));
     },
   );
 }
