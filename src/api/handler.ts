@@ -24,12 +24,17 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-export function sendErrors(res: ServerResponse, status: number, errors: ApiErrorEntry[]): void {
+function sendErrors(res: ServerResponse, status: number, errors: ApiErrorEntry[]): void {
   send(res, status, { result: null, success: false, errors, messages: [] });
 }
 
 function sendError(res: ServerResponse, err: RulesetsApiError, extra: ApiErrorEntry[] = []): void {
   sendErrors(res, err.status, [err.toEntry(), ...extra]);
+}
+
+/** The v4 404 (`7000 No route for that URI`) for a path no handler on the port serves. */
+export function sendNoRoute(res: ServerResponse): void {
+  sendError(res, new RulesetsApiError('NO_ROUTE'));
 }
 
 /** Reads the body, refusing more than `kMaxBodyBytes`; empty is undefined. */

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FileZoneStore, RulesetService } from '../rulesets/index.js';
-import { createApiHandler, kApiPrefix, sendErrors } from './handler.js';
+import { createApiHandler, kApiPrefix, sendNoRoute } from './handler.js';
 import { ensureAdminToken, TokenStore } from './tokens.js';
 
 export interface ApiServerOptions {
@@ -51,7 +51,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     void handle(req, res).then((handled) => {
       if (!handled) {
         req.resume();
-        sendErrors(res, 404, [{ code: 7000, message: 'No route for that URI' }]);
+        sendNoRoute(res);
       }
     });
   });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../rulesets/index.js';
 
 export type TokenPermission = 'read' | 'edit';
 
@@ -28,24 +29,6 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
 
 /** Token values: 40 characters of `[A-Za-z0-9_-]`, the alphabet and length of Cloudflare's API tokens. */
 export const kTokenPattern = /^[A-Za-z0-9_-]{40}$/;
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
 
 /**
  * API tokens in `<dataDir>/tokens.json`. The running server and `leakscan token` share the file:
@@ -77,7 +60,7 @@ export class TokenStore {
   }
 
   async #save(data: TokenFile): Promise<void> {
-    await writeAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
+    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
     this.#cache = undefined;
   }
 
@@ -133,6 +116,6 @@ export async function ensureAdminToken(dataDir: string, tokens: TokenStore): Pro
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const { token } = await tokens.create({ name: 'admin', zones: ['*'], permission: 'edit' });
-  await writeAtomic(file, `${token}\n`);
+  await writeFileAtomic(file, `${token}\n`);
   return { token, created: true };
 }

@@ -16,7 +16,8 @@ export interface WalkError {
 /** Folders never descended into: VCS metadata and installed dependencies are not the user's content. */
 export const kSkippedDirs: ReadonlySet<string> = new Set(['.git', 'node_modules', '.hg', '.svn']);
 
-function identity(st: Stats): string {
+/** A file's identity (`dev:ino`), the form `CollectOptions.exclude` takes. */
+export function fileIdentity(st: Pick<Stats, 'dev' | 'ino'>): string {
   return `${st.dev}:${st.ino}`;
 }
 
@@ -56,7 +57,7 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
   const fail = (path: string, err: unknown): void => opts.onError({ path, ...describeFsError(err) });
 
   const addFile = (path: string, abs: string, st: Stats): void => {
-    const id = identity(st);
+    const id = fileIdentity(st);
     if (seenFiles.has(id)) return;
     seenFiles.add(id);
     inputs.push({ kind: 'file', path, abs, size: st.size });
@@ -87,7 +88,7 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
       }
       if (st.isDirectory()) {
         if (kSkippedDirs.has(e.name)) continue;
-        const id = identity(st);
+        const id = fileIdentity(st);
         if (seenDirs.has(id)) continue;
         seenDirs.add(id);
         await walkDir(childAbs, childDisplay, seenDirs);
@@ -112,7 +113,7 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
       continue;
     }
     if (st.isDirectory()) {
-      await walkDir(abs, arg, new Set([identity(st)]));
+      await walkDir(abs, arg, new Set([fileIdentity(st)]));
     } else if (st.isFile()) {
       addFile(arg, abs, st);
     } else if (st.isFIFO() || st.isCharacterDevice()) {

@@ -3,3 +3,4 @@
  * per task, with the same reports as the in-thread scanner. See docs/pool.md.
  */
 export { PoolScanner, kDefaultTaskTimeoutMs, kDefaultQueuePerThread, type PoolScannerOptions } from './pool-scanner.js';
+export { keptBytes } from './protocol.js';

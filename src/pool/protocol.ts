@@ -101,6 +101,15 @@ export function isStartBoard(v: unknown): v is StartBoard {
 export const kEncodedSlackBytes = 64 * 1024;
 
 /**
+ * Bytes of a body worth holding for a scan capped at `maxBytes` decoded bytes: the cap itself, or,
+ * for a Content-Encoded body, enough compressed bytes to decode up to it. Shared by the pool and by
+ * the proxy's capture, so both hold the same amount.
+ */
+export function keptBytes(encoded: boolean, maxBytes: number): number {
+  return encoded ? 2 * maxBytes + kEncodedSlackBytes : maxBytes;
+}
+
+/**
  * How many bytes of a body the main thread keeps and moves to a worker, and what happens to the rest.
  * Mirrors the engine: a plain body is scanned up to `maxBytes` and counted past it; an encoded one is
  * decompressed until the decoded cap; an unsupported coding is only counted.
@@ -108,6 +117,6 @@ export const kEncodedSlackBytes = 64 * 1024;
 export function bodyPlan(meta: ScanMeta | undefined, maxBytes: number): { keep: number; tailMode: TailMode } {
   const enc = parseContentEncoding(meta?.contentEncoding);
   if (enc.error !== undefined) return { keep: 0, tailMode: 'push' };
-  if (enc.codings.length === 0) return { keep: maxBytes, tailMode: 'push' };
-  return { keep: 2 * maxBytes + kEncodedSlackBytes, tailMode: 'received' };
+  if (enc.codings.length === 0) return { keep: keptBytes(false, maxBytes), tailMode: 'push' };
+  return { keep: keptBytes(true, maxBytes), tailMode: 'received' };
 }

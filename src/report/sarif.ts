@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
-import type { InputError, Reporter, ReporterOptions, ReportRule, ReportSummary, ScanResult } from './types.js';
-import { SummaryCounter } from './summary.js';
+import type { InputError, Reporter, ReporterOptions, ReportRule, ScanResult } from './types.js';
+import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
-import { write } from './write.js';
 
 export const kSarifSchema = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 /** Key of our fingerprint in `partialFingerprints`; bump the suffix if the recipe ever changes. */
@@ -172,21 +171,13 @@ export class SarifBuilder {
 
 /** A SARIF 2.1.0 log written at `end` (SARIF is one JSON document, it cannot be streamed). */
 export function createSarifReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
-  const counter = new SummaryCounter();
   const builder = new SarifBuilder(opts);
-  return {
-    format: 'sarif',
-    async add(result: ScanResult): Promise<void> {
-      counter.add(result);
+  return countingReporter('sarif', out, {
+    result: (result) => {
       builder.add(result);
+      return '';
     },
-    async error(err: InputError): Promise<void> {
-      counter.error(err);
-      builder.error(err);
-    },
-    async end(extra?: { durationMs?: number }): Promise<ReportSummary> {
-      await write(out, `${JSON.stringify(builder.log(), null, 2)}\n`);
-      return counter.summary(extra);
-    },
-  };
+    error: (err) => builder.error(err),
+    end: () => `${JSON.stringify(builder.log(), null, 2)}\n`,
+  });
 }

@@ -1,4 +1,6 @@
-import type { InputError, ReportSummary, ScanResult } from './types.js';
+import type { Writable } from 'node:stream';
+import type { InputError, Reporter, ReportFormat, ReportSummary, ScanResult } from './types.js';
+import { write } from './write.js';
 
 /** Running totals shared by every format. */
 export class SummaryCounter {
@@ -33,4 +35,32 @@ export class SummaryCounter {
     if (extra?.durationMs !== undefined) out.durationMs = Math.round(extra.durationMs);
     return out;
   }
+}
+
+/**
+ * The reporter every format is: totals kept by a `SummaryCounter`, `add` writing what `result`
+ * returns at once (line formats) and `end` what `end` returns (document formats, summary lines).
+ */
+export function countingReporter(
+  format: ReportFormat,
+  out: Writable,
+  parts: { result?: (r: ScanResult) => string; error?: (e: InputError) => void; end?: (s: ReportSummary) => string },
+): Reporter {
+  const counter = new SummaryCounter();
+  return {
+    format,
+    async add(result: ScanResult): Promise<void> {
+      counter.add(result);
+      await write(out, parts.result?.(result) ?? '');
+    },
+    async error(err: InputError): Promise<void> {
+      counter.error(err);
+      parts.error?.(err);
+    },
+    async end(extra?: { durationMs?: number }): Promise<ReportSummary> {
+      const summary = counter.summary(extra);
+      await write(out, parts.end?.(summary) ?? '');
+      return summary;
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
-import type { InputError, Reporter, ReportSummary, ScanResult } from './types.js';
-import { SummaryCounter } from './summary.js';
-import { write } from './write.js';
+import type { Reporter, ReportSummary, ScanResult } from './types.js';
+import { countingReporter } from './summary.js';
 
 /**
  * Control characters (a newline in a file name, an ANSI escape inside a matched PEM block) are shown
@@ -66,20 +65,5 @@ export function summaryLine(s: ReportSummary): string {
  * only count in the summary: the CLI reports them on standard error, where diagnostics belong.
  */
 export function createTextReporter(out: Writable): Reporter {
-  const counter = new SummaryCounter();
-  return {
-    format: 'text',
-    add(result: ScanResult): Promise<void> {
-      counter.add(result);
-      return write(out, textLines(result));
-    },
-    async error(err: InputError): Promise<void> {
-      counter.error(err);
-    },
-    async end(extra?: { durationMs?: number }): Promise<ReportSummary> {
-      const summary = counter.summary(extra);
-      await write(out, `${summaryLine(summary)}\n`);
-      return summary;
-    },
-  };
+  return countingReporter('text', out, { result: textLines, end: (summary) => `${summaryLine(summary)}\n` });
 }

@@ -43,7 +43,7 @@ type Step =
 interface CompiledRule {
   rule: Rule;
   ruleset: string;
-  expr: CompiledExpression | null;
+  expr: CompiledExpression;
   step: Step;
 }
 
@@ -99,7 +99,7 @@ export function compileZone(state: ZoneState): CompiledZone {
       const executed: EffectiveRules['executed'] = [];
       const run = (list: readonly CompiledRule[]): void => {
         for (const c of list) {
-          if (!c.expr!.matches(view)) continue;
+          if (!c.expr.matches(view)) continue;
           const s = c.step;
           if (s.kind === 'skip-current') return;
           if (s.kind === 'skip') {

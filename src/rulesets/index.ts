@@ -9,7 +9,7 @@
  */
 export { RulesetService, kLimits, type WriteOptions } from './service.js';
 export { compileZone, enabledByOverrides, scannerOptionsFor, type EffectiveRules, type CompiledZone } from './effective.js';
-export { FileZoneStore, MemoryZoneStore, type ZoneStore, type ZoneState, type RulesetRecord } from './store.js';
+export { FileZoneStore, MemoryZoneStore, writeFileAtomic, type ZoneStore, type ZoneState, type RulesetRecord } from './store.js';
 export { kApiErrors, RulesetsApiError, invalidValue, type ApiErrorName, type ApiErrorEntry } from './errors.js';
 export { managedRulesetView, managedSummary, kManagedRuleIds, kManagedTags, isManagedRulesetId } from './managed.js';
 export { kIdPattern } from './validate.js';

@@ -167,11 +167,7 @@ export class RulesetService {
         throw invalidValue('SECOND_ENTRYPOINT', 'kind', 'zone', `exceeded maximum number of zone rulesets for phase ${phase}`, '/kind');
       }
       if (draft.rulesets.length >= kLimits.rulesetsPerZone) throw new RulesetsApiError('LIMIT_EXCEEDED', `a zone holds at most ${kLimits.rulesetsPerZone} rulesets`);
-      const t = now();
-      const ruleset: Ruleset = { id: newId(), name, description, kind, version: '1', last_updated: t, phase, rules: [] };
-      ruleset.rules = buildRules(draft, ruleset, specs ?? [], [], t);
-      draft.rulesets.push({ current: ruleset, versions: [clone(ruleset)], lastVersion: 1 });
-      return clone(ruleset);
+      return addRuleset(draft, { name, description, kind, phase }, specs ?? []);
     });
   }
 
@@ -202,13 +198,7 @@ export class RulesetService {
     const specs = rulesOf(o);
     const result = await this.#mutate(zone, opts, (draft) => {
       let rec = entrypoint(draft, phase);
-      if (rec === undefined) {
-        const t = now();
-        const ruleset: Ruleset = { id: newId(), name: name ?? 'default', description: description ?? '', kind: 'zone', version: '1', last_updated: t, phase, rules: [] };
-        ruleset.rules = buildRules(draft, ruleset, specs ?? [], [], t);
-        draft.rulesets.push({ current: ruleset, versions: [clone(ruleset)], lastVersion: 1 });
-        return clone(ruleset);
-      }
+      if (rec === undefined) return addRuleset(draft, { name: name ?? 'default', description: description ?? '', kind: 'zone', phase }, specs ?? []);
       if (name !== undefined && name !== rec.current.name) throw invalidValue('IMMUTABLE', 'name', name, 'the name of a ruleset cannot be changed', '/name');
       return replaceRules(draft, rec, specs ?? [], description);
     });
@@ -239,7 +229,7 @@ export class RulesetService {
       if (rs.rules.length >= kLimits.rulesPerRuleset) throw new RulesetsApiError('LIMIT_EXCEEDED', `a ruleset holds at most ${kLimits.rulesPerRuleset} rules`);
       const t = now();
       const [rule] = buildRules(draft, rs, [spec], rs.rules, t, '');
-      const at = where === undefined ? rs.rules.length : insertionIndex(rs.rules, where, rs.rules.length + 1, undefined);
+      const at = where === undefined ? rs.rules.length : insertionIndex(rs.rules, where, undefined);
       rs.rules.splice(at, 0, rule!);
       return commit(rec, t);
     });
@@ -270,7 +260,7 @@ export class RulesetService {
         if (!sameDefinition(rule, next!)) rule = { ...next!, version: String(Number(rule.version) + 1) };
       }
       rs.rules.splice(index, 1);
-      const at = where === undefined ? index : insertionIndex(rs.rules, where, rs.rules.length + 1, ruleId);
+      const at = where === undefined ? index : insertionIndex(rs.rules, where, ruleId);
       rs.rules.splice(at, 0, rule);
       return commit(rec, t);
     });
@@ -440,6 +430,15 @@ function replaceRules(s: ZoneState, rec: RulesetRecord, specs: readonly RuleSpec
   return commit(rec, t);
 }
 
+/** A new ruleset at version 1 with `specs` as its rules, added to the draft. */
+function addRuleset(s: ZoneState, fields: Pick<Ruleset, 'name' | 'description' | 'kind' | 'phase'>, specs: readonly RuleSpec[]): Ruleset {
+  const t = now();
+  const ruleset: Ruleset = { id: newId(), name: fields.name, description: fields.description, kind: fields.kind, version: '1', last_updated: t, phase: fields.phase, rules: [] };
+  ruleset.rules = buildRules(s, ruleset, specs, [], t);
+  s.rulesets.push({ current: ruleset, versions: [clone(ruleset)], lastVersion: 1 });
+  return clone(ruleset);
+}
+
 /** Gives the ruleset its next version and keeps a copy of it. */
 function commit(rec: RulesetRecord, t: string): Ruleset {
   if (rec.versions.length >= kLimits.versionsPerRuleset) {
@@ -453,8 +452,10 @@ function commit(rec: RulesetRecord, t: string): Ruleset {
 }
 
 /** Where a rule goes among `rules` (which no longer hold it): 0-based, or a 400 when out of range. */
-function insertionIndex(rules: readonly Rule[], where: Position, maxIndex: number, self: string | undefined): number {
+function insertionIndex(rules: readonly Rule[], where: Position, self: string | undefined): number {
   if ('index' in where) {
+    // 1-based, and one past the end appends.
+    const maxIndex = rules.length + 1;
     if (where.index < 1 || where.index > maxIndex) {
       throw invalidValue('POSITION_OUT_OF_RANGE', 'position.index', String(where.index), `it must be between 1 and ${maxIndex}`, '/position/index');
     }

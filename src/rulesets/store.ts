@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Ruleset } from './types.js';
 
 /** One ruleset with its history: `versions` holds every kept version, the current one included. */
@@ -28,6 +28,36 @@ export interface ZoneStore {
   zones(): Promise<string[]>;
 }
 
+/**
+ * Replaces `file` atomically (mode 0600): written to a temporary file beside it, fsynced, renamed over
+ * the old one, then the directory is fsynced, so a crash leaves either the old or the new content,
+ * never a torn file. Also used for the API's token files.
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  const dh = await open(dir, 'r');
+  try {
+    await dh.sync();
+  } finally {
+    await dh.close();
+  }
+}
+
 /** In memory, for tests and throw-away servers. */
 export class MemoryZoneStore implements ZoneStore {
   readonly #zones = new Map<string, string>();
@@ -44,9 +74,8 @@ export class MemoryZoneStore implements ZoneStore {
 }
 
 /**
- * One JSON file per zone in `<dir>/`, replaced atomically: written to a temporary file, fsynced,
- * renamed over the old one, then the directory is fsynced, so a crash leaves either the old or the
- * new state, never a torn file. Zone ids are 32-hex (checked by the service), so they are safe names.
+ * One JSON file per zone in `<dir>/`, replaced atomically (`writeFileAtomic`), so a crash leaves
+ * either the old or the new state. Zone ids are 32-hex (checked by the service), so they are safe names.
  */
 export class FileZoneStore implements ZoneStore {
   readonly dir: string;
@@ -73,27 +102,7 @@ export class FileZoneStore implements ZoneStore {
   }
 
   async write(zone: string, state: ZoneState): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const tmp = join(this.dir, `.${zone}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(state));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await rename(tmp, this.#path(zone));
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
-    const dh = await open(this.dir, 'r');
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
+    await writeFileAtomic(this.#path(zone), JSON.stringify(state));
   }
 
   async zones(): Promise<string[]> {

@@ -103,6 +103,17 @@ function overrideAction(o: Json, ptr: string): 'log' | undefined {
   return action;
 }
 
+/** The `action` and `enabled` of one category or rule override; it must set at least one. */
+function overrideSettings(o: Json, ptr: string, field: string, name: string): Pick<RuleOverride, 'action' | 'enabled'> {
+  const out: Pick<RuleOverride, 'action' | 'enabled'> = {};
+  const action = overrideAction(o, ptr);
+  if (action !== undefined) out.action = action;
+  const enabled = optBool(o, 'enabled', ptr);
+  if (enabled !== undefined) out.enabled = enabled;
+  if (action === undefined && enabled === undefined) throw invalidValue('INVALID_VALUE', field, name, 'an override must set enabled or action', ptr);
+  return out;
+}
+
 function refuseNotApplicable(o: Json, keys: readonly string[], ptr: string): void {
   for (const k of keys) {
     if (o[k] !== undefined) throw invalidValue('INVALID_VALUE', k, o[k], 'it does not apply to the Sensitive Data Detection ruleset', `${ptr}/${k}`);
@@ -129,13 +140,7 @@ function overrides(v: unknown, ptr: string): Overrides {
       if (!kManagedTags.has(category)) {
         throw invalidValue('UNKNOWN_MANAGED_RULE', 'category', category, 'no rule of the managed ruleset has this tag (see GET …/rulesets/<managed id>)', `${p}/category`);
       }
-      const item: CategoryOverride = { category };
-      const a = overrideAction(co, p);
-      if (a !== undefined) item.action = a;
-      const e = optBool(co, 'enabled', p);
-      if (e !== undefined) item.enabled = e;
-      if (a === undefined && e === undefined) throw invalidValue('INVALID_VALUE', 'categories', category, 'an override must set enabled or action', p);
-      return item;
+      return { category, ...overrideSettings(co, p, 'categories', category) };
     });
   }
   const rules = optArray(o, 'rules', ptr, 1000);
@@ -152,13 +157,7 @@ function overrides(v: unknown, ptr: string): Overrides {
       }
       if (seen.has(id)) throw invalidValue('DUPLICATE', 'id', id, 'the rule is overridden twice', `${p}/id`);
       seen.add(id);
-      const item: RuleOverride = { id };
-      const a = overrideAction(ro, p);
-      if (a !== undefined) item.action = a;
-      const e = optBool(ro, 'enabled', p);
-      if (e !== undefined) item.enabled = e;
-      if (a === undefined && e === undefined) throw invalidValue('INVALID_VALUE', 'rules', id, 'an override must set enabled or action', p);
-      return item;
+      return { id, ...overrideSettings(ro, p, 'rules', id) };
     });
   }
   return out;

@@ -30,6 +30,18 @@ export function namespaceOf(zone: string): string {
   return `events.${zone}`;
 }
 
+/** Every delimited prefix under `prefix` (one level of "folders"), over all list pages. */
+export async function listPrefixes(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
+    out.push(...page.delimitedPrefixes);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -134,15 +146,10 @@ export class EventLog {
    */
   async recover(): Promise<{ zones: number; published: number }> {
     const zones: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#bucket.list({ prefix: 'events/', delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
-      for (const p of page.delimitedPrefixes) {
-        const m = /^events\/([0-9a-f]{32})\/$/.exec(p);
-        if (m) zones.push(m[1]!);
-      }
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor !== undefined);
+    for (const p of await listPrefixes(this.#bucket, 'events/')) {
+      const m = /^events\/([0-9a-f]{32})\/$/.exec(p);
+      if (m) zones.push(m[1]!);
+    }
     let published = 0;
     for (const zone of zones) {
       const z = this.#zone(zone);
@@ -286,9 +293,7 @@ export class EventLog {
       try {
         st = await this.#state(z, zone);
       } catch (e) {
-        this.stats.writeErrors++;
-        this.#onError(e);
-        this.#retry(zone, z);
+        this.#writeFailed(zone, z, e);
         return;
       }
       if (st.published < st.written) {
@@ -315,9 +320,7 @@ export class EventLog {
             sha256: digest,
           });
         } catch (e) {
-          this.stats.writeErrors++;
-          this.#onError(e);
-          this.#retry(zone, z);
+          this.#writeFailed(zone, z, e);
           return;
         }
         if (put === null) {
@@ -326,9 +329,7 @@ export class EventLog {
           try {
             st = await this.#state(z, zone);
           } catch (e) {
-            this.stats.writeErrors++;
-            this.#onError(e);
-            this.#retry(zone, z);
+            this.#writeFailed(zone, z, e);
             return;
           }
           continue;
@@ -350,7 +351,10 @@ export class EventLog {
     });
   }
 
-  #retry(zone: string, z: ZoneBuffer): void {
+  /** A flush could not write: the events stay buffered and the zone tries again after the interval. */
+  #writeFailed(zone: string, z: ZoneBuffer, err: unknown): void {
+    this.stats.writeErrors++;
+    this.#onError(err);
     if (!this.#closed && z.events.length > 0 && z.timer === null) this.#schedule(zone, z, this.#interval);
   }
 }

@@ -4,6 +4,8 @@
  * every code; test/serve/errors-doc.test.ts checks both ways. Kept beside the code, as the audit log's
  * and the store's catalogues are, because these codes belong to this capability only.
  */
+import { StoreOpenError } from '../storage/index.js';
+
 export const kServeErrors = {
   SERVE_ERR_INVALID_OPTION: 'an option has an invalid value',
   SERVE_ERR_DATA_LOCKED: 'the data directory is in use by another process (a running `leakscan serve`)',
@@ -25,6 +27,12 @@ export class ServeError extends Error {
     this.name = 'ServeError';
     this.code = code;
   }
+}
+
+/** A store's lock refusal as SERVE_ERR_DATA_LOCKED (`hint` appended to its message); any other error as it is. */
+export function dataLockedError(e: unknown, hint = ''): unknown {
+  if (e instanceof StoreOpenError && e.code === 'STORE_ERR_LOCKED') return new ServeError('SERVE_ERR_DATA_LOCKED', `${e.message}${hint}`, { cause: e });
+  return e;
 }
 
 /**

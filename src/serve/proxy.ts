@@ -14,14 +14,15 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { classifyContentType, parseContentEncoding } from '../content/index.js';
-import { kEncodedSlackBytes } from '../pool/protocol.js';
+import { kMaxScanBytes } from '../engine/index.js';
+import { keptBytes } from '../pool/index.js';
 import type { EffectiveRules, Traffic } from '../rulesets/index.js';
 import { eventsOf, hostOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
 import type { ScanBacklog } from './backlog.js';
 import type { ZoneResolver } from './zones.js';
 
-/** Decoded bytes the scanner reads of a body: the spec's 1 MB (1,048,576 bytes, the engine's cap). */
-export const kScanBytes = 1024 * 1024;
+/** Decoded bytes the scanner reads of a body: the engine's cap (the spec's 1 MB, 1,048,576 bytes). */
+export const kScanBytes = kMaxScanBytes;
 
 export interface ProxyOptions {
   /** `http://…` or `https://…`; a path prefix is prepended to every request path. */
@@ -162,6 +163,10 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     : new HttpAgent({ keepAlive: true, maxSockets: 256 });
   const send = https ? httpsRequest : httpRequest;
   const prefix = o.origin.pathname.replace(/\/+$/, '');
+  const originHost = o.origin.hostname.replace(/^\[|\]$/g, '');
+  const originPort = o.origin.port || (https ? 443 : 80);
+  // SNI carries names only (RFC 6066 §3); an IP literal origin is checked against the certificate's IP SANs.
+  const sni = https && isIP(originHost) === 0 ? { servername: o.origin.hostname } : {};
   const originTimeout = o.originTimeoutMs ?? 120_000;
   const stats = { requests: 0, originErrors: 0, active: 0 };
   let drained: (() => void) | null = null;
@@ -187,14 +192,13 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     );
     const up = send({
       protocol: o.origin.protocol,
-      hostname: o.origin.hostname.replace(/^\[|\]$/g, ''),
-      port: o.origin.port || (https ? 443 : 80),
+      hostname: originHost,
+      port: originPort,
       method: req.method,
       path: prefix + target,
       headers: headers as unknown as OutgoingHttpHeaders,
       agent,
-      // SNI carries names only (RFC 6066 §3); an IP literal origin is checked against the certificate's IP SANs.
-      ...(https && isIP(o.origin.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: o.origin.hostname } : {}),
+      ...sni,
     });
     up.setTimeout(originTimeout, () => up.destroy(Object.assign(new Error(`no data from the origin for ${originTimeout} ms`), { code: 'ETIMEDOUT' })));
     up.on('error', (err: NodeJS.ErrnoException) => {
@@ -255,7 +259,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     if (info.contentType !== null && classifyContentType(info.contentType).kind === 'binary') return null;
     const encoded = parseContentEncoding(info.contentEncoding ?? undefined).codings.length > 0;
     // Encoded bodies: enough compressed bytes to decode the scanner's 1 MB (the pool's own bound).
-    const limit = encoded ? 2 * kScanBytes + kEncodedSlackBytes : kScanBytes;
+    const limit = keptBytes(encoded, kScanBytes);
     const traffic: Traffic = {
       request: {
         url: req.url ?? '/',

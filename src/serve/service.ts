@@ -13,16 +13,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { createApiHandler, kApiPrefix, openApi } from '../api/index.js';
+import { createApiHandler, kApiPrefix, openApi, sendNoRoute } from '../api/index.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
-import { openBucket, StoreOpenError, type LocalBucket } from '../storage/index.js';
+import { openBucket, type LocalBucket } from '../storage/index.js';
 import type { PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
 import type { Scanner } from '../types.js';
 import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
 import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
-import { ServeError } from './errors.js';
+import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
 
@@ -105,11 +105,6 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-function lockError(e: unknown): unknown {
-  if (e instanceof StoreOpenError && e.code === 'STORE_ERR_LOCKED') return new ServeError('SERVE_ERR_DATA_LOCKED', e.message, { cause: e });
-  return e;
-}
-
 function checkOrigin(origin: string): URL {
   let u: URL;
   try {
@@ -153,7 +148,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
         throw new ServeError('SERVE_ERR_LISTEN', `audit log on ${host}:${options.auditPort ?? 8788}: ${code}`, { cause: e });
       }
-      throw lockError(e);
+      throw dataLockedError(e);
     }
     cleanup.push(() => audit.close());
 
@@ -161,7 +156,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     try {
       bucket = await openBucket({ dir: join(options.dataDir, 'events') });
     } catch (e) {
-      throw lockError(e);
+      throw dataLockedError(e);
     }
     cleanup.push(() => bucket.close());
     const events = new EventLog({ bucket, log: audit.log, ...options.batch, onError });
@@ -174,8 +169,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       void (async () => {
         for (const h of handlers) if (await h(req, res)) return;
         req.resume();
-        const body = JSON.stringify({ result: null, success: false, errors: [{ code: 7000, message: 'No route for that URI' }], messages: [] });
-        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+        sendNoRoute(res);
       })().catch((e: unknown) => {
         onError(e);
         if (!res.headersSent) res.writeHead(500).end();
@@ -187,16 +181,14 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const apiPort = await listen(apiServer, options.port ?? 8787, host, 'Rulesets API');
     cleanup.push(() => closeServer(apiServer));
 
-    let scanner: Scanner | null = null;
     let backlog: ScanBacklog | null = null;
     let proxy: ProxyServer | null = null;
     if (origin !== null) {
       const make = options.createScanner ?? createScanner;
       // Every managed rule, once per worker: each response's effective rules then select the findings.
       const workers = options.workers;
-      scanner = await make({ allRules: true, ...(workers === undefined ? {} : { workers }) });
-      const s = scanner;
-      cleanup.push(() => s.close());
+      const scanner = await make({ allRules: true, ...(workers === undefined ? {} : { workers }) });
+      cleanup.push(() => scanner.close());
       backlog = new ScanBacklog(scanner, { concurrency: 2 * (workers !== undefined && workers > 0 ? workers : availableParallelism()), ...options.backlog, onError });
       const b = backlog;
       cleanup.push(() => b.idle());

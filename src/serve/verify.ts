@@ -13,9 +13,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type KeyInfo } from '../audit/index.js';
-import { openBucket, StoreOpenError, type StoreBucket } from '../storage/index.js';
-import { batchKey, kBatchKey, namespaceOf, sha256Hex } from './batches.js';
-import { kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
+import { openBucket, type StoreBucket } from '../storage/index.js';
+import { batchKey, kBatchKey, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
+import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { isZoneId, zoneIdOfHost } from './zones.js';
 
 export interface VerifyOptions {
@@ -60,17 +60,6 @@ async function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> 
   do {
     const page = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
     for (const o of page.objects) out.push(o.key);
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-  return out;
-}
-
-async function listPrefixes(bucket: StoreBucket, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
-    out.push(...page.delimitedPrefixes);
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor !== undefined);
   return out;
@@ -122,10 +111,7 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
   if (!existsSync(join(auditDir(dataDir), 'keys.json'))) {
     throw new ServeError('SERVE_ERR_NO_DATA', `${dataDir} has no audit/keys.json (start \`leakscan serve --data ${dataDir}\` once to create it)`);
   }
-  const locked = (e: unknown): unknown =>
-    e instanceof StoreOpenError && e.code === 'STORE_ERR_LOCKED'
-      ? new ServeError('SERVE_ERR_DATA_LOCKED', `${e.message}; stop \`leakscan serve\` first (verify reads the stores directly)`, { cause: e })
-      : e;
+  const locked = (e: unknown): unknown => dataLockedError(e, '; stop `leakscan serve` first (verify reads the stores directly)');
 
   let audit: Awaited<ReturnType<typeof openAuditLog>>;
   try {

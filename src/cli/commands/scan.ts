@@ -5,10 +5,10 @@ import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
-import { selectRules, ruleTags, UnknownRuleSelectorError } from '../../rules/index.js';
+import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
 import { createReporter, kReportFormats, type InputError, type ReportFormat } from '../../report/index.js';
-import { collectInputs, describeFsError, type Input } from '../walk.js';
+import { collectInputs, describeFsError, fileIdentity, type Input } from '../walk.js';
 import { Progress } from '../progress.js';
 import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
 
@@ -61,9 +61,16 @@ interface Outcome {
   error?: InputError;
 }
 
-function checkOptions(opts: ScanCommandOptions): void {
+/** An unreadable input, described as `<reason> (<errno code>)`. */
+function inputError(path: string, err: { code: string; message: string }): InputError {
+  return { path, code: kInputErrorCode, message: `${err.message} (${err.code})` };
+}
+
+/** Checks the options; returns the rules they select (for the report's rule list). */
+function checkOptions(opts: ScanCommandOptions): RuleDef[] {
+  let selected: RuleDef[];
   try {
-    selectRules({ allRules: opts.allRules, enable: opts.enable, disable: opts.disable });
+    selected = selectRules({ allRules: opts.allRules, enable: opts.enable, disable: opts.disable });
   } catch (err) {
     if (err instanceof UnknownRuleSelectorError) throw new UsageError(err.message);
     throw err;
@@ -75,6 +82,7 @@ function checkOptions(opts: ScanCommandOptions): void {
     const enc = parseContentEncoding(opts.contentEncoding);
     if (enc.error !== undefined) throw new UsageError(`invalid --content-encoding: ${enc.error}`);
   }
+  return selected;
 }
 
 async function openOutput(file: string, cwd: string): Promise<{ stream: WriteStream; id: string }> {
@@ -85,8 +93,7 @@ async function openOutput(file: string, cwd: string): Promise<{ stream: WriteStr
       stream.once('open', () => ok());
       stream.once('error', fail);
     });
-    const st = await stat(abs);
-    return { stream, id: `${st.dev}:${st.ino}` };
+    return { stream, id: fileIdentity(await stat(abs)) };
   } catch (err) {
     stream.destroy();
     throw new UsageError(`cannot write --output ${JSON.stringify(file)}: ${describeFsError(err).message}`);
@@ -154,7 +161,7 @@ async function defaultCreateScanner(options: ScannerOptions): Promise<Scanner> {
 /** `leakscan scan`: returns the exit code (0 clean, 1 findings, 2 usage or input error). */
 export async function scanCommand(paths: readonly string[], opts: ScanCommandOptions, io: CliIO): Promise<number> {
   const started = Date.now();
-  checkOptions(opts);
+  const selected = checkOptions(opts);
   const args = paths.length === 0 ? ['-'] : paths;
 
   let output: { stream: WriteStream; id: string } | undefined;
@@ -166,7 +173,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   const inputs = await collectInputs(args, {
     cwd: io.cwd,
     exclude: output ? [output.id] : [],
-    onError: (e) => pendingErrors.push({ path: e.path, code: kInputErrorCode, message: `${e.message} (${e.code})` }),
+    onError: (e) => pendingErrors.push(inputError(e.path, e)),
   });
   if (inputs.some((i) => i.kind === 'stdin') && io.stdinIsTTY) {
     io.stderr.write('leakscan: reading standard input (end with Ctrl-D); give paths to scan files\n');
@@ -190,7 +197,6 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     throw err;
   }
 
-  const selected = selectRules({ allRules: opts.allRules, enable: opts.enable, disable: opts.disable });
   const reporter = createReporter(opts.format, out, {
     rules: selected.map((r) => ({ id: r.id, description: r.description, tags: ruleTags(r) })),
     baseDir: io.cwd,
@@ -246,8 +252,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       try {
         fh = await open(input.abs, 'r');
       } catch (err) {
-        const d = describeFsError(err);
-        return { error: { path: input.path, code: kInputErrorCode, message: `${d.message} (${d.code})` } };
+        return { error: inputError(input.path, describeFsError(err)) };
       }
       const stream = fh.createReadStream({ highWaterMark: 64 * 1024 });
       close = () => stream.destroy();
@@ -275,9 +280,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       close(); // also when the scanner gave up before iterating: never leak the file descriptor
     }
     if (readError !== undefined) {
-      const d = describeFsError(readError);
       // Findings made before the failure are still reported: hiding them would be worse.
-      return { report, error: { path: input.path, code: kInputErrorCode, message: `${d.message} (${d.code})` } };
+      return { report, error: inputError(input.path, describeFsError(readError)) };
     }
     return { report };
   };

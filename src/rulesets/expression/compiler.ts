@@ -1,8 +1,8 @@
 import { resolveBackend, type RegexBackend } from '../../engine/index.js';
-
-type CompiledPattern = ReturnType<RegexBackend['compile']>;
 import { kBool, kBytes, kFields, kInt, typeName, TrafficView, type Traffic, type ValueType } from './fields.js';
 import { inRanges, parseCidr, parseIp, type IpRange, type IpValue } from './ip.js';
+
+type CompiledPattern = ReturnType<RegexBackend['compile']>;
 
 /** Cloudflare's limit on the length of one expression. */
 export const kMaxExpressionLength = 4096;
@@ -36,7 +36,8 @@ export class ExpressionError extends Error {
   }
 }
 
-type Env = { view: TrafficView; memo: Map<string, unknown> };
+/** Evaluation runs on the request's view itself: its `memo` is where field values are kept. */
+type Env = TrafficView;
 type Eval = (env: Env) => unknown;
 
 /** A typed, compiled sub-expression. `mapped`: it holds one value per element of a `[*]`. */
@@ -289,7 +290,7 @@ class Parser {
         mapped: false,
         ev: (e) => {
           if (e.memo.has(name)) return e.memo.get(name);
-          const v = get(e.view);
+          const v = get(e);
           e.memo.set(name, v);
           return v;
         },
@@ -661,7 +662,7 @@ export function compileExpression(source: string): CompiledExpression {
     fields: [...parser.fields],
     matches(traffic) {
       const view = traffic instanceof TrafficView ? traffic : new TrafficView(traffic);
-      return ev({ view, memo: view.memo }) === true;
+      return ev(view) === true;
     },
   };
 }
