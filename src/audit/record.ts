@@ -118,6 +118,26 @@ function checkWith(r: EpochRecord, key: VerifyingKey): boolean {
  * const r = verifyRecord(record, info.keys, { namespace: 'log1.example.com', epoch: 7 });
  * if (!r.valid) throw new Error(r.reason);
  */
+/**
+ * Published keys, screened and parsed once: a log's few keys are checked against every record it
+ * verifies (`leakscan verify` walks every epoch), and the screening is the costly part. Bounded.
+ */
+const kScreenedKeys = new Map<string, VerifyingKey | null>();
+
+function screenedKey(hex: string, raw: Uint8Array): VerifyingKey | null {
+  let key = kScreenedKeys.get(hex);
+  if (key === undefined) {
+    try {
+      key = verifyingKey(raw);
+    } catch {
+      key = null;
+    }
+    if (kScreenedKeys.size >= 256) kScreenedKeys.clear();
+    kScreenedKeys.set(hex, key);
+  }
+  return key;
+}
+
 export function verifyRecord(
   record: unknown,
   keys: readonly KeyInfo[] | AuditorInfo,
@@ -136,12 +156,8 @@ export function verifyRecord(
     const raw = Buffer.from(k.public_key, 'hex');
     if (r.key_id !== undefined && keyIdOf(raw) !== r.key_id) continue;
     if (!isU64Safe(k.not_before) || k.not_before > r.timestamp) continue;
-    let key: VerifyingKey;
-    try {
-      key = verifyingKey(raw);
-    } catch {
-      continue;
-    }
+    const key = screenedKey(k.public_key, raw);
+    if (key === null) continue;
     candidates++;
     if (checkWith(r, key)) return { valid: true, key: { public_key: key.hex, not_before: k.not_before }, record: r };
   }
