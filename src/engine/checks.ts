@@ -26,6 +26,18 @@ export interface MatchChecks {
 
 const kDefaultBoundary = 'A-Za-z0-9';
 
+/**
+ * The position just past the code point at `i`: `i + 2` on a surrogate pair, else `i + 1`. A search
+ * resumed after a rejected match starts there, never between the halves of a pair, where a `u`
+ * regex backs up to the pair (V8: the same match again, forever) or finds nothing (native RE2).
+ */
+export function afterCodePoint(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff) return i + 1;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
+}
+
 function classTest(body: string | undefined): ((code: number) => boolean) | null {
   const cls = body ?? kDefaultBoundary;
   if (cls === '') return null;

@@ -1,5 +1,5 @@
 import type { RuleDef } from './types.js';
-import { compileChecks } from '../engine/checks.js';
+import { afterCodePoint, compileChecks } from '../engine/checks.js';
 
 export interface ReferenceMatch {
   /** Span of the value (the rule's group) in `text`, UTF-16 indices. */
@@ -27,7 +27,7 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
     const ms = m.index;
     const me = ms + m[0].length;
     if (me === ms || me - ms > rule.maxLength) {
-      re.lastIndex = ms + 1;
+      re.lastIndex = afterCodePoint(text, ms);
       continue;
     }
     const span = m.indices?.[group];
@@ -35,7 +35,7 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
     const [vs, ve] = span;
     if (!checks.accept(text, ms, me, vs, ve)) {
       // Retry one position later, as the engine's windows would see a later start.
-      re.lastIndex = ms + 1;
+      re.lastIndex = afterCodePoint(text, ms);
       continue;
     }
     out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me });

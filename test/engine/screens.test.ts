@@ -71,4 +71,16 @@ describe.each(programs)('shortcuts agree with the reference (%s)', (_name, progr
     expect(want.length).toBeGreaterThan(5);
     expect(await engineSpans(program, text)).toEqual(want);
   });
+
+  it('non-ASCII text: windows and regions converted between characters and bytes both ways', async () => {
+    // Multi-byte characters, emoji (surrogate pairs) and many look-alike numbers in every region, so
+    // that a region lists many match starts and the conversion cursor steps back after each match.
+    const values = ['4111 1111 1111 1111', '5500-0000-0000-0004', '378282246310005', '078-05-1120', 'AB123456C', 'bob@example.com'];
+    const fillers = ['é ', '😀', ' 中文 ', '—', ' 1234 5678 9012 ', ' 한국 ', '\u00a0', ' 😀😀 4000 ', ' ñ-3333 '];
+    let text = '';
+    for (let i = 0; text.length < 40_000; i++) text += fillers[i % fillers.length]! + (i % 7 === 0 ? values[(i / 7) % values.length]! : '') + fillers[(i * 5) % fillers.length]!;
+    const want = referenceSpans(text);
+    expect(want.length).toBeGreaterThan(100);
+    expect(await engineSpans(program, text)).toEqual(want);
+  });
 });
