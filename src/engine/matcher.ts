@@ -1,7 +1,7 @@
 import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint } from './checks.js';
-import type { Prefilter } from './prefilter.js';
+import { columnByte, type Prefilter } from './prefilter.js';
 import type { Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import type { Segment } from './text/segment.js';
@@ -77,7 +77,10 @@ export class Matcher {
   readonly #screens: ScreenRegion[][];
   #waiting: Group[] = [];
   #buf = '';
-  /** `#buf` as bytes (one per character; exact where the text is ASCII), for `execBytes`. */
+  /**
+   * `#buf` as the prefilter's column bytes, one per character (see `columnsOf` in the prefilter):
+   * the text itself where it is ASCII, which is where `execBytes` is handed a view of it.
+   */
   #bytes: Buffer = Buffer.alloc(1);
   /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
   #nonAscii: number[] = [];
@@ -114,8 +117,8 @@ export class Matcher {
 
   push(seg: Segment): void {
     if (seg.text.length === 0 || this.findingsTruncated) return;
-    this.#append(seg);
-    this.#prefilter.scan(seg.text, this.#onCandidate);
+    const at = this.#append(seg);
+    this.#prefilter.scan(this.#bytes, at, at + seg.text.length, this.#onCandidate);
     this.#closeSettledGroups(this.#prefilter.minFutureStart());
     this.#confirmReady(false);
     this.#compact();
@@ -128,7 +131,8 @@ export class Matcher {
     this.#confirmReady(true);
   }
 
-  #append(seg: Segment): void {
+  /** Adds the segment's text to the buffer; returns the buffer index where it begins. */
+  #append(seg: Segment): number {
     const keep = this.#buf.length;
     const t = seg.text;
     const need = keep + t.length + 1;
@@ -159,8 +163,15 @@ export class Matcher {
     this.#buf = keep === 0 ? t : this.#buf + t;
     if (Buffer.byteLength(t, 'utf8') !== t.length) {
       const at = this.#bufStart + keep;
-      for (const m of t.matchAll(/[^\x00-\x7f]/g)) this.#nonAscii.push(at + m.index);
+      const bytes = this.#bytes;
+      for (let j = 0; j < t.length; j++) {
+        const c = t.charCodeAt(j);
+        if (c < 0x80) continue;
+        bytes[keep + j] = columnByte(c);
+        this.#nonAscii.push(at + j);
+      }
     }
+    return keep;
   }
 
   readonly #onCandidate = (rule: number, start: number, end: number): void => {

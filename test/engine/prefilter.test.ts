@@ -5,7 +5,7 @@ function spans(spec: PrefilterSpec, ...chunks: string[]): string[] {
   const pf = new Prefilter(new PrefilterTables(spec));
   const out: string[] = [];
   const emit = (rule: number, s: number, e: number) => out.push(`${rule}:${s}-${e}`);
-  for (const c of chunks) pf.scan(c, emit);
+  for (const c of chunks) pf.scanText(c, emit);
   pf.finish(emit);
   return out.sort();
 }
