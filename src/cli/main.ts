@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { relaunch, relaunchArgs } from './relaunch.js';
+import { processIo, run } from './run.js';
 
 // `leakscan … | head` closes the pipe early; that is the reader's choice, not an error to report.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -7,13 +7,4 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const argv = process.argv.slice(2);
-// `scan` with a pool on every core runs under single-threaded GC (see relaunch.ts).
-const again = relaunchArgs(argv, process.execArgv, process.argv[1] ?? '', process.env);
-if (again === null) {
-  // Loaded only here: a relaunching parent never loads the engine.
-  const { processIo, run } = await import('./run.js');
-  process.exitCode = await run(argv, processIo());
-} else {
-  process.exitCode = await relaunch(again);
-}
+process.exitCode = await run(process.argv.slice(2), processIo());
