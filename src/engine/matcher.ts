@@ -73,6 +73,8 @@ export class Matcher {
   readonly #lastEnd: Float64Array;
   /** Per rule: where its latest context word ended (for rules screened by context). */
   readonly #ctxEnd: Float64Array;
+  /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
+  readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
   readonly #screens: ScreenRegion[][];
   #waiting: Group[] = [];
@@ -108,6 +110,7 @@ export class Matcher {
     this.#lastEnd = new Float64Array(n).fill(-1);
     this.#ctxEnd = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
     this.#screens = program.screens.map(() => []);
+    this.#gateRun = new Float64Array(3 * program.gates.length).fill(-1);
   }
 
   /** Global position just past the text received so far. */
@@ -183,8 +186,10 @@ export class Matcher {
     // A match overlapping this candidate starts after `start - maxLength` and needs a context word
     // ending within `context.before` of its start: if the latest word ended before that, none did.
     // (The latest word may end past the candidate; that only lets it through.)
-    const screen = program.rules[rule]!.contextScreen;
+    const r = program.rules[rule]!;
+    const screen = r.contextScreen;
     if (screen > 0 && this.#ctxEnd[rule]! <= start - screen) return;
+    if (r.gate >= 0 && !this.#gatePasses(r.gate, start, end)) return;
     const gs = this.#groupStart[rule]!;
     if (gs >= 0) {
       const ge = this.#groupEnd[rule]!;
@@ -199,6 +204,19 @@ export class Matcher {
     this.#groupStart[rule] = start;
     this.#groupEnd[rule] = end;
   };
+
+  /** The run gate's answer for the run [start, end), asked once for all the rules sharing the gate. */
+  #gatePasses(gate: number, start: number, end: number): boolean {
+    const memo = this.#gateRun;
+    const k = 3 * gate;
+    if (memo[k] === start && memo[k + 1] === end) return memo[k + 2] === 1;
+    // The run is still kept (compaction keeps every run the prefilter has not finished); if not, pass.
+    const pass = start < this.#bufStart || this.#program.gates[gate]!(this.#buf, start - this.#bufStart, end - this.#bufStart);
+    memo[k] = start;
+    memo[k + 1] = end;
+    memo[k + 2] = pass ? 1 : 0;
+    return pass;
+  }
 
   /** Groups that no future trigger can join are moved to the waiting list. */
   #closeSettledGroups(minFuture: number): void {

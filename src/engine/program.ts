@@ -25,6 +25,8 @@ export interface CompiledRule {
   readonly contextScreen: number;
   /** Index into `Program.screens` of the rule's screen (see src/engine/screens.ts), or -1. */
   readonly screen: number;
+  /** Index into `Program.gates` of the rule's run gate (`RuleDef.runGate`), or -1. */
+  readonly gate: number;
 }
 
 /** One alternation of the patterns of the rules that share a screen (see src/engine/screens.ts). */
@@ -49,6 +51,8 @@ export interface Program {
    */
   readonly contextBase: number;
   readonly screens: readonly Screen[];
+  /** The distinct run gates of the rules (a gate shared by several rules is asked once per run). */
+  readonly gates: ReadonlyArray<NonNullable<RuleDef['runGate']>>;
   newPrefilter(): Prefilter;
 }
 
@@ -72,6 +76,12 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     const source = members.map((d) => (d.ignoreCase === true ? `(?i:${d.pattern})` : `(?:${d.pattern})`)).join('|');
     screens.push({ name, pattern: backend.compile(source, false, 0) });
   }
+  const gates: Array<NonNullable<RuleDef['runGate']>> = [];
+  const gateOf = (def: RuleDef): number => {
+    if (def.runGate === undefined || !('digits' in def.trigger)) return -1;
+    const i = gates.indexOf(def.runGate);
+    return i >= 0 ? i : gates.push(def.runGate) - 1;
+  };
   const rules: CompiledRule[] = defs.map((def, index) => ({
     def,
     index,
@@ -83,6 +93,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     reach: contextReach(def),
     contextScreen: screensByContext(def) ? def.maxLength + def.context!.before : 0,
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
+    gate: gateOf(def),
   }));
   const spec: { keywords: PrefilterSpec['keywords'][number][]; digits: PrefilterSpec['digits'][number][]; tokens: PrefilterSpec['tokens'][number][] } = {
     keywords: [],
@@ -108,7 +119,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   for (const r of rules) if (r.contextScreen > 0) for (const w of r.def.context!.words) spec.keywords.push({ text: w, rule: contextBase + r.index });
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
-  return { rules, spec, backend, maxReach, contextBase, screens, newPrefilter: () => new Prefilter(tables) };
+  return { rules, spec, backend, maxReach, contextBase, screens, gates, newPrefilter: () => new Prefilter(tables) };
 }
 
 /**

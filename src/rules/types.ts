@@ -87,6 +87,15 @@ export interface RuleDef {
    */
   readonly lead?: number;
   /**
+   * For a digit-run rule: a cheap necessary condition on the run that woke it, `text[start, end)`
+   * (the run's own text, digits and single separators; `text` is the engine's kept text). False means
+   * no value the rule accepts lies in that run, and the engine drops the trigger before any pattern
+   * call or screen. It must never be false for a run holding an accepted value (the conformance
+   * oracle compares against the reference matcher, which has no gates; test/rules/gates.test.ts runs
+   * every example). Rules that share one gate function are asked once per run.
+   */
+  readonly runGate?: (text: string, start: number, end: number) => boolean;
+  /**
    * Characters that must NOT touch the whole match on each side, as the body of a character class
    * (`'A-Za-z0-9'`). Default `'A-Za-z0-9'` on both sides; `''` disables the check on that side.
    */

@@ -71,6 +71,85 @@ function cardValidator(brand: Brand): (value: string) => boolean {
   };
 }
 
+const kMinCardDigits = 12;
+const kMaxCardDigits = 19;
+
+/**
+ * The run gate of every card rule (see `RuleDef.runGate`). A card value starts at the first digit of
+ * its run: the lead-in (`kNumberLeadIn`) never lets it follow a digit, or a digit and one separator,
+ * and the shared tracker's runs are exactly digits joined by single separators. So the value is the
+ * run's text up to its 12th to 19th digit, and the gate asks the brands' own validators about those
+ * few prefixes (cheap checks first: a first digit of 2-6, as every brand has, and Luhn). Timestamps,
+ * order numbers, ids followed by a status code, the long numbers of every log line, are dropped before
+ * any of the eight brands' patterns or their screen runs.
+ */
+export function cardRunGate(text: string, start: number, end: number): boolean {
+  // A run the tracker cut into pieces (or text cut at the kept buffer's start) may continue one on its
+  // left: no decision then.
+  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
+  if (before >= 48 && before <= 57) return true;
+  if ((before === 32 || before === 45 || before === 46) && start > 1) {
+    const b2 = text.charCodeAt(start - 2);
+    if (b2 >= 48 && b2 <= 57) return true;
+  }
+  const digits = kGateDigits;
+  const after = kGateAfter;
+  const sepBefore = kGateSep;
+  let n = 0;
+  let sep = 0;
+  for (let i = start; i < end && n < kMaxCardDigits; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits[n] = c - 48;
+      sepBefore[n] = sep;
+      after[n++] = i + 1;
+      sep = 0;
+    } else if (c === 46) break;
+    else sep = c;
+  }
+  if (n < kMinCardDigits || digits[0]! < 2 || digits[0]! > 6) return false;
+  // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
+  let kind = 0;
+  let shape = '';
+  let group = 1;
+  for (let len = 2; len <= n; len++) {
+    const s = sepBefore[len - 1]!;
+    if (s !== 0) {
+      kind = kind === 0 || kind === s ? s : -1;
+      shape += `${group}-`;
+      group = 0;
+    }
+    group++;
+    if (len < kMinCardDigits || kind === -1) continue;
+    // Separated values come only in the brands' groupings (the validator's own rule, checked first
+    // because it is cheap and rejects the id-and-status-code runs of logs).
+    if (kind !== 0 && !(kGroupings[len] ?? []).includes(`${shape}${group}`)) continue;
+    if (!luhnPrefix(digits, len)) continue;
+    const value = text.slice(start, after[len - 1]);
+    if (kCardValidators.some((valid) => valid(value))) return true;
+  }
+  return false;
+}
+
+/** Scratch of `cardRunGate` (synchronous, so one set serves every call). */
+const kGateDigits = new Int32Array(kMaxCardDigits);
+const kGateAfter = new Int32Array(kMaxCardDigits);
+const kGateSep = new Int32Array(kMaxCardDigits);
+
+/** Luhn over the first `len` digits: every second digit from the right doubled. */
+function luhnPrefix(digits: Int32Array, len: number): boolean {
+  let sum = 0;
+  for (let k = 0; k < len; k++) {
+    let d = digits[k]!;
+    if ((len - 1 - k) % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 function cardRule(brand: Brand): RuleDef {
   const min = Math.min(...brand.lengths);
   const max = Math.max(...brand.lengths);
@@ -93,6 +172,7 @@ function cardRule(brand: Brand): RuleDef {
     boundary: { left: '' },
     // Lead-in, four digits, then each further digit with at most one separator before it.
     maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
+    runGate: cardRunGate,
     validate: cardValidator(brand),
     examples: { positive: brand.positive, negative: brand.negative },
   };
@@ -280,4 +360,8 @@ const kMaestro: Brand = {
   ],
 };
 
-export const cardRules: readonly RuleDef[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro].map(cardRule);
+const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro];
+/** Every brand's validator, default-off brands included (a gate is shared, whatever rules are on). */
+const kCardValidators = kBrands.map(cardValidator);
+
+export const cardRules: readonly RuleDef[] = kBrands.map(cardRule);
