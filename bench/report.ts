@@ -39,9 +39,11 @@ export interface CaseResult {
   /**
    * Null when the case was skipped (see `skipped`). `timedOut`: the guarded first scan was terminated
    * at its budget, so p50 is a lower bound. `inThread`: measured in the main thread with tinybench;
-   * false when the guarded scan (worker thread) was slow enough to be the only sample.
+   * false when the guarded scan (worker thread) was slow enough to be the only sample. `runs`: the p50
+   * of each tinybench run when the engine was measured twice, before and right after the case's
+   * baselines (then p50 is their mean; see engine.bench.ts, phase 2).
    */
-  engine: (Measured & { mbps: number; timedOut?: boolean; inThread?: boolean }) | null;
+  engine: (Measured & { mbps: number; timedOut?: boolean; inThread?: boolean; runs?: number[] }) | null;
   skipped?: string;
   a?: BaselineResult;
   b?: BaselineResult;
