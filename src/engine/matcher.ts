@@ -73,6 +73,13 @@ export class Matcher {
   readonly #lastEnd: Float64Array;
   /** Per rule: where its latest context word ended (for rules screened by context). */
   readonly #ctxEnd: Float64Array;
+  /**
+   * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
+   * of a log): `contextScreen`, the run gate's index, and the distance within which triggers join.
+   */
+  readonly #ctxScreen: Float64Array;
+  readonly #gateOf: Int32Array;
+  readonly #joinGap: Float64Array;
   /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
   readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
@@ -109,6 +116,9 @@ export class Matcher {
     this.#groupEnd = new Float64Array(n).fill(-1);
     this.#lastEnd = new Float64Array(n).fill(-1);
     this.#ctxEnd = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+    this.#ctxScreen = Float64Array.from(program.rules, (r) => r.contextScreen);
+    this.#gateOf = Int32Array.from(program.rules, (r) => r.gate);
+    this.#joinGap = Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength));
     this.#screens = program.screens.map(() => []);
     this.#gateRun = new Float64Array(3 * program.gates.length).fill(-1);
   }
@@ -186,15 +196,14 @@ export class Matcher {
     // A match overlapping this candidate starts after `start - maxLength` and needs a context word
     // ending within `context.before` of its start: if the latest word ended before that, none did.
     // (The latest word may end past the candidate; that only lets it through.)
-    const r = program.rules[rule]!;
-    const screen = r.contextScreen;
+    const screen = this.#ctxScreen[rule]!;
     if (screen > 0 && this.#ctxEnd[rule]! <= start - screen) return;
-    if (r.gate >= 0 && !this.#gatePasses(r.gate, start, end)) return;
+    const gate = this.#gateOf[rule]!;
+    if (gate >= 0 && !this.#gatePasses(gate, start, end)) return;
     const gs = this.#groupStart[rule]!;
     if (gs >= 0) {
       const ge = this.#groupEnd[rule]!;
-      const gap = Math.max(kJoinGap, this.#program.rules[rule]!.maxLength);
-      if (start <= ge + gap && Math.max(end, ge) - Math.min(gs, start) <= kGroupCap) {
+      if (start <= ge + this.#joinGap[rule]! && Math.max(end, ge) - Math.min(gs, start) <= kGroupCap) {
         if (end > ge) this.#groupEnd[rule] = end;
         if (start < gs) this.#groupStart[rule] = start;
         return;
@@ -220,12 +229,12 @@ export class Matcher {
 
   /** Groups that no future trigger can join are moved to the waiting list. */
   #closeSettledGroups(minFuture: number): void {
-    const rules = this.#program.rules;
-    for (let r = 0; r < rules.length; r++) {
+    const n = this.#groupStart.length;
+    for (let r = 0; r < n; r++) {
       const gs = this.#groupStart[r]!;
       if (gs < 0) continue;
       const ge = this.#groupEnd[r]!;
-      if (ge + Math.max(kJoinGap, rules[r]!.maxLength) < minFuture) {
+      if (ge + this.#joinGap[r]! < minFuture) {
         this.#waiting.push({ rule: r, start: gs, end: ge });
         this.#groupStart[r] = -1;
       }

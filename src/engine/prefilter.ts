@@ -194,7 +194,12 @@ export class Prefilter {
   readonly #firstOut: number;
   readonly #cls: Uint8Array;
   readonly #digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
-  readonly #setRules: number[][];
+  /** Per separator set j, its rules (indices into the digit rules) are `#setIdx[#setFrom[j] .. #setFrom[j+1])`. */
+  readonly #setFrom: Int32Array;
+  readonly #setIdx: Int32Array;
+  readonly #dMin: Int32Array;
+  readonly #dMax: Float64Array;
+  readonly #dRule: Int32Array;
   /** Per digit rule: the generation (run) in which it last fired, so each run reports it once. */
   readonly #fired: Uint32Array;
   #gen = 0;
@@ -244,7 +249,11 @@ export class Prefilter {
     this.#setMin = t.setMin;
     this.#minDigits = t.minDigits;
     this.#subStart = new Int32Array(t.setMasks.length);
-    this.#setRules = t.setRules;
+    this.#setFrom = Int32Array.from([0, ...t.setRules.map((_, j) => t.setRules.slice(0, j + 1).reduce((n, idx) => n + idx.length, 0))]);
+    this.#setIdx = Int32Array.from(t.setRules.flat());
+    this.#dMin = Int32Array.from(t.digitRules, (d) => d.min);
+    this.#dMax = Float64Array.from(t.digitRules, (d) => d.max);
+    this.#dRule = Int32Array.from(t.digitRules, (d) => d.rule);
     this.#fired = new Uint32Array(t.digitRules.length);
     this.#maxTokenLen = t.maxTokenLen;
     this.#tokenByLen = t.tokenByLen;
@@ -413,16 +422,18 @@ export class Prefilter {
 
   /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
   #endSubRun(j: number, c: number, s: number, e: number, emit: EmitCandidate): void {
-    const rules = this.#digitRules;
     const fired = this.#fired;
     const gen = this.#gen;
+    const idx = this.#setIdx;
+    const dMin = this.#dMin;
+    const dMax = this.#dMax;
     // A set's rules are in ascending minimum order.
-    for (const i of this.#setRules[j]!) {
-      const d = rules[i]!;
-      if (d.min > c) break;
-      if (c <= d.max && fired[i] !== gen) {
+    for (let k = this.#setFrom[j]!, to = this.#setFrom[j + 1]!; k < to; k++) {
+      const i = idx[k]!;
+      if (dMin[i]! > c) break;
+      if (c <= dMax[i]! && fired[i] !== gen) {
         fired[i] = gen;
-        emit(d.rule, s, e);
+        emit(this.#dRule[i]!, s, e);
       }
     }
   }
