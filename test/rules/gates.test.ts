@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { cardRunGate } from '../../src/rules/financial/cards.js';
+import { ibanRunGate } from '../../src/rules/financial/bank.js';
 
 const gated = allRuleDefs.filter((r) => r.runGate !== undefined);
 
@@ -17,23 +18,25 @@ function runs(text: string): Array<[number, number]> {
   return [...text.matchAll(/[0-9]+(?:[ .-][0-9]+)*/g)].map((m) => [m.index, m.index + m[0].length]);
 }
 
-/** True when every value the reference finds lies in a run the rule's gate lets through. */
-function gateKeepsEveryValue(text: string): { ok: boolean; found: number } {
+/** True when every run overlapping a value the reference finds passes the rule's gate. */
+function gateKeepsEveryValue(text: string, rules = gated): { ok: boolean; found: number } {
   let found = 0;
-  for (const rule of gated) {
+  for (const rule of rules) {
     for (const m of referenceMatches(rule, text)) {
       found++;
-      const run = runs(text).find(([s, e]) => s <= m.start && m.end <= e);
-      if (run === undefined || !rule.runGate!(text, run[0], run[1])) return { ok: false, found };
+      const overlapping = runs(text).filter(([s, e]) => s < m.end && m.start < e);
+      if (overlapping.length === 0 || !overlapping.every(([s, e]) => rule.runGate!(text, s, e))) return { ok: false, found };
     }
   }
   return { ok: true, found };
 }
 
 describe('run gates never drop a run that holds an accepted value', () => {
-  it('the card rules share one gate', () => {
-    expect(gated.filter((r) => r.id.startsWith('card-')).length).toBe(8);
-    expect(new Set(gated.map((r) => r.runGate)).size).toBe(1);
+  it('the card rules share one gate; IBAN has its own', () => {
+    const cards = gated.filter((r) => r.id.startsWith('card-'));
+    expect(cards.length).toBe(8);
+    expect(new Set(cards.map((r) => r.runGate)).size).toBe(1);
+    expect(gated.find((r) => r.id === 'iban')?.runGate).toBe(ibanRunGate);
   });
 
   it('on every example of a gated rule', () => {
@@ -73,11 +76,36 @@ describe('run gates never drop a run that holds an accepted value', () => {
     expect(found).toBeGreaterThan(500);
   });
 
+  it('on generated texts around real IBANs, printed and electronic', () => {
+    const iban = gated.filter((r) => r.id === 'iban');
+    const values = iban.flatMap((r) => r.examples.positive.map((e) => e.match ?? '')).filter((m) => /^[A-Z]{2}[0-9]{2}/.test(m));
+    expect(values.length).toBeGreaterThan(3);
+    const form = fc.constantFrom(...values).chain((v) => {
+      const compact = v.replace(/ /g, '');
+      return fc.constantFrom(compact, compact.replace(/(.{4})(?!$)/g, '$1 '));
+    });
+    const lead = fc.constantFrom('', 'IBAN ', 'iban: ', '"', 'DE ', 'AB12 ', '12 ', 'x', '>', '😀', 'Konto: ');
+    const tail = fc.constantFrom('', ' ', ' EUR', '"', ' 2024', '<');
+    let found = 0;
+    fc.assert(
+      fc.property(lead, form, tail, (l, v, t) => {
+        const r = gateKeepsEveryValue(`${l}${v}${t}`, iban);
+        found += r.found;
+        return r.ok;
+      }),
+      { numRuns: 600 },
+    );
+    expect(found).toBeGreaterThan(300);
+  });
+
   it('drops the long numbers of a log line', () => {
     const line = '2024-04-17T20:42:20.873Z ts=1790143393280 PUT /api/v2/orders/749-4367217-3438240 200 ORD-2024-507283 204 INV3664362753 404 ip=10.122.125.94';
     const all = runs(line);
     expect(all.length).toBeGreaterThan(6);
     expect(all.filter(([s, e]) => cardRunGate(line, s, e)).map(([s, e]) => line.slice(s, e))).toEqual([]);
+    expect(all.filter(([s, e]) => ibanRunGate(line, s, e)).map(([s, e]) => line.slice(s, e))).toEqual([]);
+    const iban = 'pay to DE89 3704 0044 0532 0130 00 today';
+    expect(runs(iban).some(([s, e]) => ibanRunGate(iban, s, e))).toBe(true);
     const card = 'paid with 4111 1111 1111 1111 today';
     expect(runs(card).some(([s, e]) => cardRunGate(card, s, e))).toBe(true);
   });

@@ -37,6 +37,34 @@ function ibanRuleValid(value: string): boolean {
   return ibanValid(compact);
 }
 
+const kIbanCountries = new Set(Object.keys(kIbanBbanFormats));
+const kIbanMaxLength = 34 + 8;
+
+/**
+ * The IBAN rule's run gate (see `RuleDef.runGate`). A match starts with a registry country code and
+ * two check digits, and is upper-case letters, digits and single spaces from there on: so a run holds
+ * part of one only if, within the rule's length before it, an unbroken stretch of such characters
+ * reaching the run holds a registry country code followed by two digits. The numbers of a log line
+ * (`ts=1790143393280`, `INV3664362753 404`) have none and no longer wake the rule.
+ */
+export function ibanRunGate(text: string, start: number, _end: number): boolean {
+  const limit = Math.max(0, start - kIbanMaxLength);
+  let q = start - 1;
+  for (; q >= limit; q--) {
+    const c = text.charCodeAt(q);
+    if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32)) break;
+  }
+  // The code can start anywhere in (q, start - 2]: its check digits are at the latest the run's first two.
+  for (let p = q + 1; p <= start - 2; p++) {
+    const a = text.charCodeAt(p);
+    const b = text.charCodeAt(p + 1);
+    const d1 = text.charCodeAt(p + 2);
+    const d2 = text.charCodeAt(p + 3);
+    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && d1 >= 48 && d1 <= 57 && d2 >= 48 && d2 <= 57 && kIbanCountries.has(text.slice(p, p + 2))) return true;
+  }
+  return false;
+}
+
 const kIban: RuleDef = {
   id: 'iban',
   description: 'International Bank Account Number (registry country, length, BBAN format and MOD 97-10 checked).',
@@ -48,7 +76,8 @@ const kIban: RuleDef = {
   // country code. Only spaces join the run, so dates and dotted numbers do not wake the rule.
   trigger: { digits: { min: 8, separators: ' ' } },
   pattern: ibanPattern(),
-  maxLength: 34 + 8,
+  maxLength: kIbanMaxLength,
+  runGate: ibanRunGate,
   validate: ibanRuleValid,
   note: 'Matches the electronic (no spaces) and print (a space every 4 characters) forms in upper case, as ISO 13616 writes them; lower-case or mixed-case IBANs are not reported: they are rare in generated responses, and accepting them would let lower-case identifiers through on length and checksum alone. IBANs whose BBAN has no run of 8 digits (possible in a few alphanumeric formats) are not triggered.',
   examples: {
