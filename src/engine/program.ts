@@ -78,7 +78,11 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   }
   const gates: Array<NonNullable<RuleDef['runGate']>> = [];
   const gateOf = (def: RuleDef): number => {
-    if (def.runGate === undefined || !('digits' in def.trigger)) return -1;
+    if (!('digits' in def.trigger)) return -1;
+    const validate = def.validate;
+    // A rule whose value is its run: its validator is its gate (one per rule).
+    if (def.valueIsRun === true && validate !== undefined) return gates.push((text, start, end) => validate(text.slice(start, end))) - 1;
+    if (def.runGate === undefined) return -1;
     const i = gates.indexOf(def.runGate);
     return i >= 0 ? i : gates.push(def.runGate) - 1;
   };

@@ -96,6 +96,13 @@ export interface RuleDef {
    */
   readonly runGate?: (text: string, start: number, end: number) => boolean;
   /**
+   * The value is always exactly the digit run that woke the rule: `wholeRun` rules whose body is
+   * digits and separators only (the lead-in starts the value at the run's first digit; the optional
+   * tail, with `validate` anchoring the shape, ends it at the last). The engine then asks `validate`
+   * about the run itself before any pattern call: the run gate these rules share by construction.
+   */
+  readonly valueIsRun?: boolean;
+  /**
    * Characters that must NOT touch the whole match on each side, as the body of a character class
    * (`'A-Za-z0-9'`). Default `'A-Za-z0-9'` on both sides; `''` disables the check on that side.
    */

@@ -6,12 +6,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileProgram, re2WasmBackend } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { cardRunGate } from '../../src/rules/financial/cards.js';
 import { ibanRunGate } from '../../src/rules/financial/bank.js';
 
-const gated = allRuleDefs.filter((r) => r.runGate !== undefined);
+// The gates as the engine asks them (a `valueIsRun` rule's gate is its validator on the run).
+const program = compileProgram(allRuleDefs, re2WasmBackend);
+const gateOf = new Map(program.rules.filter((r) => r.gate >= 0).map((r) => [r.def, program.gates[r.gate]!]));
+const gated = allRuleDefs.filter((r) => gateOf.has(r));
 
 /** The digit runs of `text` as the shared tracker sees them: digits joined by single ` `, `-` or `.`. */
 function runs(text: string): Array<[number, number]> {
@@ -25,7 +29,8 @@ function gateKeepsEveryValue(text: string, rules = gated): { ok: boolean; found:
     for (const m of referenceMatches(rule, text)) {
       found++;
       const overlapping = runs(text).filter(([s, e]) => s < m.end && m.start < e);
-      if (overlapping.length === 0 || !overlapping.every(([s, e]) => rule.runGate!(text, s, e))) return { ok: false, found };
+      const gate = gateOf.get(rule)!;
+      if (overlapping.length === 0 || !overlapping.every(([s, e]) => gate(text, s, e))) return { ok: false, found };
     }
   }
   return { ok: true, found };
@@ -37,6 +42,7 @@ describe('run gates never drop a run that holds an accepted value', () => {
     expect(cards.length).toBe(8);
     expect(new Set(cards.map((r) => r.runGate)).size).toBe(1);
     expect(gated.find((r) => r.id === 'iban')?.runGate).toBe(ibanRunGate);
+    expect(gateOf.get(gated.find((r) => r.id === 'iban')!)).toBe(ibanRunGate);
   });
 
   it('on every example of a gated rule', () => {
@@ -74,6 +80,26 @@ describe('run gates never drop a run that holds an accepted value', () => {
     );
     // Not vacuous: many generated texts hold a card the reference accepts.
     expect(found).toBeGreaterThan(500);
+  });
+
+  it('the whole-run national ids are gated by their validators, on every example text between other text', () => {
+    const ids = gated.filter((r) => r.valueIsRun === true).map((r) => r.id).sort();
+    expect(ids).toEqual(['br-cpf', 'ch-ahv', 'in-aadhaar', 'kr-rrn', 'us-itin', 'us-ssn']);
+    const lead = fc.constantFrom('', 'x ', '12 ', '1-', 'ID: ', '"', '(', '😀', '\n', 'no. ', '-');
+    const tail = fc.constantFrom('', ' ', '.', '-', ' 200', '-7', '/2024', 'Z', '"');
+    for (const rule of gated) {
+      let found = 0;
+      const texts = rule.examples.positive.map((e) => e.text);
+      fc.assert(
+        fc.property(lead, fc.constantFrom(...texts), tail, (l, t, e) => {
+          const r = gateKeepsEveryValue(`${l}${t}${e}`, [rule]);
+          found += r.found;
+          return r.ok;
+        }),
+        { numRuns: 200 },
+      );
+      expect(found, rule.id).toBeGreaterThan(20);
+    }
   });
 
   it('on generated texts around real IBANs, printed and electronic', () => {

@@ -53,6 +53,7 @@ export const americasRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { digits: { min: 11, max: 11, separators: '.-' } },
     ...wholeRun('[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2}'),
+    valueIsRun: true,
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}$/.test(v) && brCpfValid(digitsOf(v)),
     examples: {

@@ -27,6 +27,7 @@ export const asiaRules: readonly RuleDef[] = [
     trigger: { digits: { min: 12, max: 12, separators: ' -' } },
     // A whole run only: 4-4-4 inside a spaced card number or IBAN is not an Aadhaar number.
     ...wholeRun('[2-9][0-9]{3} [0-9]{4} [0-9]{4}|[2-9][0-9]{3}-[0-9]{4}-[0-9]{4}'),
+    valueIsRun: true,
     // Not followed by a dash either: three all-digit groups inside a UUID (`…-3004-4286-8977-ab…`)
     // are not an Aadhaar number (found by npm run eval on the clean corpus).
     boundary: { left: '', right: 'A-Za-z0-9\\-' },
@@ -135,6 +136,7 @@ export const asiaRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { digits: { min: 13, max: 13, separators: '-' } },
     ...wholeRun('[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])-[1-8][0-9]{6}'),
+    valueIsRun: true,
     maxLength: 14 + kRunExtra,
     validate: (v) => /^[0-9]{6}-[0-9]{7}$/.test(v) && krRrnValid(v),
     note: 'Numbers issued since October 2020 have random trailing digits and may not carry the check digit; those are missed.',

@@ -34,6 +34,37 @@ function dePassportValid(v: string): boolean {
   return v.length === 9 || icaoCheckDigit(v.slice(0, 9)) === v.charCodeAt(9) - 48;
 }
 
+/**
+ * es-dni's run gate (see `RuleDef.runGate`): the value's eight digits end their run (a dash or the
+ * letter comes next, and neither joins a run), and a capital letter follows, after at most a dash.
+ */
+function dniRunGate(text: string, _start: number, end: number): boolean {
+  let c = text.charCodeAt(end);
+  if (c === 45) c = text.charCodeAt(end + 1);
+  return c >= 65 && c <= 90;
+}
+
+const kNirShape = /^[0-9A-Ba-b]{15}$|^[0-9A-Ba-b]{13} [0-9]{2}$|^[0-9] [0-9]{2} [0-9]{2} [0-9A-Ba-b]{2} [0-9]{3} [0-9]{3} [0-9]{2}$/;
+const nirValid = (v: string): boolean => kNirShape.test(v) && frNirValid(v);
+
+/** True for the Corsican department letters of a NIR. */
+function corsicaLetter(c: number): boolean {
+  return c === 65 || c === 66 || c === 97 || c === 98;
+}
+
+/**
+ * fr-nir's run gate (see `RuleDef.runGate`). A NIR without a letter is its whole run (the `wholeRun`
+ * lead-in and tail), so the validator judges the run; a Corsican one (2A, 2B) is split by its letter
+ * into runs that touch the department (`…2` then the letter; the letter, maybe a space, then `…`).
+ */
+function nirRunGate(text: string, start: number, end: number): boolean {
+  if (nirValid(text.slice(start, end))) return true;
+  // The department `2A`/`2B`: the run ends with its 2, or starts right (or one space) after its letter.
+  if (corsicaLetter(text.charCodeAt(end)) && text.charCodeAt(end - 1) === 50) return true;
+  const letter = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
+  return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50;
+}
+
 export const euRules: readonly RuleDef[] = [
   {
     id: 'es-dni',
@@ -43,6 +74,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // Eight digits, contiguous or grouped by dots (`12.345.678-Z`); a dash only ever precedes the letter.
     trigger: { digits: { min: 8, separators: '.' } },
+    runGate: dniRunGate,
     pattern: `[0-9]{8}-?${kNifLetter}|[0-9]{2}\\.[0-9]{3}\\.[0-9]{3}-?${kNifLetter}`,
     maxLength: 12,
     validate: (v) => {
@@ -125,7 +157,8 @@ export const euRules: readonly RuleDef[] = [
         '|[1278][0-9]{4}(?:[0-9]{2}|2[ABab])[0-9]{6} ?[0-9]{2}',
     ),
     maxLength: 21 + kRunExtra,
-    validate: (v) => /^[0-9A-Ba-b]{15}$|^[0-9A-Ba-b]{13} [0-9]{2}$|^[0-9] [0-9]{2} [0-9]{2} [0-9A-Ba-b]{2} [0-9]{3} [0-9]{3} [0-9]{2}$/.test(v) && frNirValid(v),
+    runGate: nirRunGate,
+    validate: nirValid,
     examples: {
       positive: [
         { text: '{"nom":"Martin","nir":"1 85 07 75 116 012 80"}', match: '1 85 07 75 116 012 80' },
@@ -233,6 +266,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { digits: { min: 13, max: 13, separators: '.' } },
     ...wholeRun('756\\.[0-9]{4}\\.[0-9]{4}\\.[0-9]{2}|756[0-9]{10}'),
+    valueIsRun: true,
     maxLength: 16 + kRunExtra,
     validate: (v) => /^756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}$|^756[0-9]{10}$/.test(v) && chAhvValid(v),
     examples: {

@@ -17,6 +17,7 @@ export const usRules: readonly RuleDef[] = [
     trigger: { digits: { min: 9, max: 9, separators: ' -' } },
     // Separators are required, as in Cloudflare's DLP profile: nine bare digits are any number at all.
     ...wholeRun('[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}'),
+    valueIsRun: true,
     maxLength: 11 + kRunExtra,
     validate: (v) => kSsnShape.test(v) && usSsnValid(v),
     examples: {
@@ -43,6 +44,7 @@ export const usRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { digits: { min: 9, max: 9, separators: ' -' } },
     ...wholeRun(`9[0-9]{2}-${kItinGroup}-[0-9]{4}|9[0-9]{2} ${kItinGroup} [0-9]{4}`),
+    valueIsRun: true,
     maxLength: 11 + kRunExtra,
     validate: (v) => kSsnShape.test(v) && !oneRepeatedDigit(digitsOf(v)),
     examples: {
