@@ -78,10 +78,13 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   }
   const gates: Array<NonNullable<RuleDef['runGate']>> = [];
   const gateOf = (def: RuleDef): number => {
-    if (!('digits' in def.trigger)) return -1;
+    if ('keywords' in def.trigger) return -1;
     const validate = def.validate;
-    // A rule whose value is its run: its validator is its gate (one per rule).
-    if (def.valueIsRun === true && validate !== undefined) return gates.push((text, start, end) => validate(text.slice(start, end))) - 1;
+    // A rule whose value is its run or token: its validator is its gate (one per rule). A non-ASCII
+    // neighbour passes: a case-insensitive pattern takes the Kelvin sign for K, which splits a token.
+    if (def.valueIsRun === true && validate !== undefined) {
+      return gates.push((text, start, end) => validate(text.slice(start, end)) || text.charCodeAt(start - 1) > 0x7f || text.charCodeAt(end) > 0x7f) - 1;
+    }
     if (def.runGate === undefined) return -1;
     const i = gates.indexOf(def.runGate);
     return i >= 0 ? i : gates.push(def.runGate) - 1;

@@ -87,8 +87,9 @@ export interface RuleDef {
    */
   readonly lead?: number;
   /**
-   * For a digit-run rule: a cheap necessary condition on the run that woke it, `text[start, end)`
-   * (the run's own text, digits and single separators; `text` is the engine's kept text). False means
+   * For a digit-run or token rule: a cheap necessary condition on the run or token that woke it,
+   * `text[start, end)` (a run's own text is digits and single separators; `text` is the engine's kept
+   * text). False means
    * no value the rule accepts lies in that run, and the engine drops the trigger before any pattern
    * call or screen. It must never be false for a run holding an accepted value (the conformance
    * oracle compares against the reference matcher, which has no gates; test/rules/gates.test.ts runs
@@ -96,10 +97,11 @@ export interface RuleDef {
    */
   readonly runGate?: (text: string, start: number, end: number) => boolean;
   /**
-   * The value is always exactly the digit run that woke the rule: `wholeRun` rules whose body is
-   * digits and separators only (the lead-in starts the value at the run's first digit; the optional
-   * tail, with `validate` anchoring the shape, ends it at the last). The engine then asks `validate`
-   * about the run itself before any pattern call: the run gate these rules share by construction.
+   * The value is always exactly the digit run or token that woke the rule: `wholeRun` rules whose
+   * body is digits and separators only (the lead-in starts the value at the run's first digit; the
+   * optional tail, with `validate` anchoring the shape, ends it at the last), or a token rule whose
+   * value is a whole token. The engine then asks `validate` about the run or token itself before any
+   * pattern call: the run gate these rules share by construction.
    */
   readonly valueIsRun?: boolean;
   /**

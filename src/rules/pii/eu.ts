@@ -65,6 +65,39 @@ function nirRunGate(text: string, start: number, end: number): boolean {
   return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50;
 }
 
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isCapital = (c: number): boolean => c >= 65 && c <= 90;
+
+/** Calls `check(i, j)` on every maximal block of digits [i, j) of `text[start, end)` until it returns true. */
+function someDigitBlock(text: string, start: number, end: number, check: (i: number, j: number) => boolean): boolean {
+  for (let i = start; i < end; ) {
+    if (!isDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && isDigit(text.charCodeAt(j))) j++;
+    if (check(i, j)) return true;
+    i = j;
+  }
+  return false;
+}
+
+/** fi-hetu's run gate: its six date digits are a whole block, followed by the century sign. */
+function hetuRunGate(text: string, start: number, end: number): boolean {
+  return someDigitBlock(text, start, end, (i, j) => j - i === 6 && /[-+A-FU-Y]/.test(text.charAt(j)));
+}
+
+/** es-nie's run gate: seven digits as a whole block, X/Y/Z before and a capital after (each maybe across a dash). */
+function nieRunGate(text: string, start: number, end: number): boolean {
+  return someDigitBlock(text, start, end, (i, j) => {
+    if (j - i !== 7) return false;
+    const b = text.charCodeAt(i - 1) === 45 ? i - 2 : i - 1;
+    const a = text.charCodeAt(j) === 45 ? j + 1 : j;
+    return 'XYZ'.includes(text.charAt(b) || '_') && isCapital(text.charCodeAt(a));
+  });
+}
+
 export const euRules: readonly RuleDef[] = [
   {
     id: 'es-dni',
@@ -103,6 +136,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // Seven contiguous digits between the prefix letter and the check letter.
     trigger: { digits: { min: 7, max: 7, separators: '' } },
+    runGate: nieRunGate,
     pattern: `[XYZ]-?[0-9]{7}-?${kNifLetter}`,
     maxLength: 11,
     validate: (v) => !oneRepeatedDigit(digitsOf(v)) && esNifValid(v),
@@ -126,6 +160,7 @@ export const euRules: readonly RuleDef[] = [
     tags: ['it', 'tax-id'],
     enabledByDefault: true,
     trigger: { token: { min: 16, max: 16, needsLetter: true } },
+    valueIsRun: true,
     pattern: '[A-Z]{6}[0-9LMNP-V]{2}[ABCDEHLMPRST][0-9LMNP-V]{2}[A-Z][0-9LMNP-V]{3}[A-Z]',
     ignoreCase: true,
     maxLength: 16,
@@ -315,6 +350,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // DDMMYY: six contiguous digits (the century sign may be a letter, which splits the run).
     trigger: { digits: { min: 6, max: 6, separators: '' } },
+    runGate: hetuRunGate,
     pattern: '(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])[0-9]{2}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y]',
     maxLength: 11,
     validate: fiHetuValid,

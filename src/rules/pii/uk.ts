@@ -3,6 +3,19 @@ import { ukNhsValid } from '../../validators/uk-nhs.js';
 import { ukNinoValid } from '../../validators/uk-nino.js';
 import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
 
+/**
+ * uk-nino's run gate (see `RuleDef.runGate`): the six digits are their whole run (two letters, maybe a
+ * space, come before them; maybe a space and the suffix letter after, neither joining a run), so two
+ * capitals sit before the run and A-D after it, each maybe across one space.
+ */
+function ninoRunGate(text: string, start: number, end: number): boolean {
+  const b = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
+  const a = text.charCodeAt(end) === 32 ? end + 1 : end;
+  const cap = (c: number): boolean => c >= 65 && c <= 90;
+  const suffix = text.charCodeAt(a);
+  return cap(text.charCodeAt(b)) && cap(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+}
+
 export const ukRules: readonly RuleDef[] = [
   {
     id: 'uk-nino',
@@ -14,6 +27,7 @@ export const ukRules: readonly RuleDef[] = [
     // allows only spaces between them, so dates (`2024-01-01`) and dotted numbers do not wake the rule.
     trigger: { digits: { min: 6, max: 6, separators: ' ' } },
     // First letter not D F I Q U V; second not D F I O Q U V; unallocated pairs are left to the validator.
+    runGate: ninoRunGate,
     pattern: '[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D]',
     maxLength: 13,
     // `AB 12 34 56 C` and repeated digits are what form placeholders and guides print.
