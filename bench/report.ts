@@ -351,7 +351,7 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   ]);
   const lines = [
     `Pool: createScanner({ workers: 1 | 2 }), backend ${p.backend}, default rules; every body of a round submitted at once (maxQueue raised to the corpus), ` +
-      `after a warm-up pass; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
+      `after four warm-up passes; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
     table([header, ...rows], [false, true, true, false, true, true, true, true]),
   ];
   const ratios: string[] = [];
