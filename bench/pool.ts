@@ -134,7 +134,7 @@ export function batchCorpus(count: number): Body[] {
 }
 
 /** The 1 MiB bodies of the engine cases (each kind, both densities), `copies` times over. */
-function bigCorpus(copies: number): Body[] {
+export function bigCorpus(copies: number): Body[] {
   const one = kContentKinds.flatMap((k) => kDensities.map((d) => makeBody(k, d, '1MB')));
   return Array.from({ length: copies }, () => one).flat();
 }
