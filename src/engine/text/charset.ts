@@ -165,19 +165,18 @@ function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer): Segme
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
   const off = into.take(n + 1);
-  let pos = base;
-  for (let i = 0; i < n; i++) {
-    off[i] = pos;
-    const c = text.charCodeAt(i);
-    if (c < 0x80) pos += 1;
-    else if (c < 0x800) pos += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      // High surrogate: both units of the pair start at the same byte; the pair is 4 bytes.
-      off[++i] = pos;
-      pos += 4;
-    } else pos += 3;
+  // From the bytes (valid UTF-8): every byte that is not a continuation starts a character, and a
+  // 4-byte sequence is two UTF-16 units that both start there. A byte array reads about twice as
+  // fast as `charCodeAt` on the decoded text.
+  let i = 0;
+  const len = b.length;
+  for (let j = 0; j < len; j++) {
+    const x = b[j]!;
+    if ((x & 0xc0) === 0x80) continue;
+    off[i++] = base + j;
+    if (x >= 0xf0) off[i++] = base + j;
   }
-  off[n] = pos;
+  off[n] = base + len;
   return { text, offsets: off, base };
 }
 

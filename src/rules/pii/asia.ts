@@ -17,6 +17,11 @@ function aadhaarValid(digits: string): boolean {
   );
 }
 
+/** hk-hkid's run gate: the token is the letters and six digits, the check digit follows in parentheses. */
+function hkidRunGate(text: string, _start: number, end: number): boolean {
+  return text.charCodeAt(end) === 40;
+}
+
 export const asiaRules: readonly RuleDef[] = [
   {
     id: 'in-aadhaar',
@@ -164,8 +169,7 @@ export const asiaRules: readonly RuleDef[] = [
     trigger: { token: { min: 7, max: 8, needsLetter: true } },
     // Only the printed form with parentheses: letter(s) + 7 bare characters with a one-in-eleven check
     // is too common a shape for product and order codes.
-    // The token is the letters and six digits; the check digit follows in parentheses.
-    runGate: (text, _start, end) => text.charCodeAt(end) === 40,
+    runGate: hkidRunGate,
     pattern: '[A-Z]{1,2}[0-9]{6}\\([0-9A]\\)',
     maxLength: 11,
     // A123456(3) is the number every guide prints.

@@ -65,11 +65,25 @@ function nirRunGate(text: string, start: number, end: number): boolean {
   return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50;
 }
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isCapital = (c: number): boolean => c >= 65 && c <= 90;
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 
-/** Calls `check(i, j)` on every maximal block of digits [i, j) of `text[start, end)` until it returns true. */
-function someDigitBlock(text: string, start: number, end: number, check: (i: number, j: number) => boolean): boolean {
+function isCapital(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+/** fi-hetu's century signs: `-`, `+`, A-F, U-Y. */
+function isHetuSign(c: number): boolean {
+  return c === 45 || c === 43 || (c >= 65 && c <= 70) || (c >= 85 && c <= 89);
+}
+
+/**
+ * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run: fi-hetu's six date
+ * digits are a whole block followed by the century sign; es-nie's seven digits a whole block with X/Y/Z
+ * before and a capital after (each maybe across a dash).
+ */
+function hetuRunGate(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; ) {
     if (!isDigit(text.charCodeAt(i))) {
       i++;
@@ -77,25 +91,28 @@ function someDigitBlock(text: string, start: number, end: number, check: (i: num
     }
     let j = i + 1;
     while (j < end && isDigit(text.charCodeAt(j))) j++;
-    if (check(i, j)) return true;
+    if (j - i === 6 && isHetuSign(text.charCodeAt(j))) return true;
     i = j;
   }
   return false;
 }
 
-/** fi-hetu's run gate: its six date digits are a whole block, followed by the century sign. */
-function hetuRunGate(text: string, start: number, end: number): boolean {
-  return someDigitBlock(text, start, end, (i, j) => j - i === 6 && /[-+A-FU-Y]/.test(text.charAt(j)));
-}
-
-/** es-nie's run gate: seven digits as a whole block, X/Y/Z before and a capital after (each maybe across a dash). */
 function nieRunGate(text: string, start: number, end: number): boolean {
-  return someDigitBlock(text, start, end, (i, j) => {
-    if (j - i !== 7) return false;
-    const b = text.charCodeAt(i - 1) === 45 ? i - 2 : i - 1;
-    const a = text.charCodeAt(j) === 45 ? j + 1 : j;
-    return 'XYZ'.includes(text.charAt(b) || '_') && isCapital(text.charCodeAt(a));
-  });
+  for (let i = start; i < end; ) {
+    if (!isDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && isDigit(text.charCodeAt(j))) j++;
+    if (j - i === 7) {
+      const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
+      const a = text.charCodeAt(j) === 45 ? text.charCodeAt(j + 1) : text.charCodeAt(j);
+      if (b >= 88 && b <= 90 && isCapital(a)) return true;
+    }
+    i = j;
+  }
+  return false;
 }
 
 export const euRules: readonly RuleDef[] = [

@@ -11,9 +11,12 @@ import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passpo
 function ninoRunGate(text: string, start: number, end: number): boolean {
   const b = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
   const a = text.charCodeAt(end) === 32 ? end + 1 : end;
-  const cap = (c: number): boolean => c >= 65 && c <= 90;
   const suffix = text.charCodeAt(a);
-  return cap(text.charCodeAt(b)) && cap(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+  return isCapital(text.charCodeAt(b)) && isCapital(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+}
+
+function isCapital(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 export const ukRules: readonly RuleDef[] = [
