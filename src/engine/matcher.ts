@@ -51,6 +51,9 @@ interface ScreenRegion {
   full: boolean;
 }
 
+/** One non-ASCII code unit (see `#append`). */
+const kNonAscii = /[^\x00-\x7f]/g;
+
 /** Dead text kept before the buffer is compacted (avoids a copy per chunk). */
 const kCompactSlack = 64 * 1024;
 
@@ -182,14 +185,27 @@ export class Matcher {
     }
     this.#bytes.write(t, keep, 'latin1');
     this.#buf = keep === 0 ? t : this.#buf + t;
-    if (Buffer.byteLength(t, 'utf8') !== t.length) {
+    const extra = Buffer.byteLength(t, 'utf8') - t.length;
+    if (extra !== 0) {
       const at = this.#bufStart + keep;
       const bytes = this.#bytes;
-      for (let j = 0; j < t.length; j++) {
-        const c = t.charCodeAt(j);
-        if (c < 0x80) continue;
-        bytes[keep + j] = columnByte(c);
-        this.#nonAscii.push(at + j);
+      if (extra * 64 < t.length) {
+        // A few non-ASCII characters (names in a JSON or HTML page): the regex engine finds them
+        // faster than a loop over every character.
+        const re = kNonAscii;
+        re.lastIndex = 0;
+        for (let m = re.exec(t); m !== null; m = re.exec(t)) {
+          const j = m.index;
+          bytes[keep + j] = columnByte(t.charCodeAt(j));
+          this.#nonAscii.push(at + j);
+        }
+      } else {
+        for (let j = 0; j < t.length; j++) {
+          const c = t.charCodeAt(j);
+          if (c < 0x80) continue;
+          bytes[keep + j] = columnByte(c);
+          this.#nonAscii.push(at + j);
+        }
       }
     }
     return keep;
