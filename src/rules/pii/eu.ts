@@ -81,9 +81,9 @@ function isHetuSign(c: number): boolean {
 /**
  * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run: fi-hetu's six date
  * digits are a whole block followed by the century sign; es-nie's seven digits a whole block with X/Y/Z
- * before and a capital after (each maybe across a dash).
+ * before and a capital after (each maybe across a dash). `blockTest` is asked about each block [i, j).
  */
-function hetuRunGate(text: string, start: number, end: number): boolean {
+function someDigitBlock(text: string, start: number, end: number, blockTest: (text: string, i: number, j: number) => boolean): boolean {
   for (let i = start; i < end; ) {
     if (!isDigit(text.charCodeAt(i))) {
       i++;
@@ -91,29 +91,26 @@ function hetuRunGate(text: string, start: number, end: number): boolean {
     }
     let j = i + 1;
     while (j < end && isDigit(text.charCodeAt(j))) j++;
-    if (j - i === 6 && isHetuSign(text.charCodeAt(j))) return true;
+    if (blockTest(text, i, j)) return true;
     i = j;
   }
   return false;
 }
 
-function nieRunGate(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; ) {
-    if (!isDigit(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isDigit(text.charCodeAt(j))) j++;
-    if (j - i === 7) {
-      const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
-      const a = text.charCodeAt(j) === 45 ? text.charCodeAt(j + 1) : text.charCodeAt(j);
-      if (b >= 88 && b <= 90 && isCapital(a)) return true;
-    }
-    i = j;
-  }
-  return false;
+function hetuBlock(text: string, i: number, j: number): boolean {
+  return j - i === 6 && isHetuSign(text.charCodeAt(j));
 }
+
+function nieBlock(text: string, i: number, j: number): boolean {
+  if (j - i !== 7) return false;
+  const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
+  const a = text.charCodeAt(j) === 45 ? text.charCodeAt(j + 1) : text.charCodeAt(j);
+  return b >= 88 && b <= 90 && isCapital(a);
+}
+
+// Module-level tests, so a gate call makes no closure.
+const hetuRunGate = (text: string, start: number, end: number): boolean => someDigitBlock(text, start, end, hetuBlock);
+const nieRunGate = (text: string, start: number, end: number): boolean => someDigitBlock(text, start, end, nieBlock);
 
 export const euRules: readonly RuleDef[] = [
   {
