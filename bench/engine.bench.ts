@@ -334,17 +334,20 @@ async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
   if (g.ms >= kEngineOptions.caseBudgetMs) {
     return { ...base, findings: g.findings, engine: { p50: g.ms, p99: g.ms, mean: g.ms, samples: 1, mbps: mbps(base.bytes, g.ms), inThread: false } };
   }
+  const m = await timeInThread(c, g.ms);
+  return { ...base, findings: g.findings, engine: { ...m, mbps: mbps(base.bytes, m.p50), inThread: true } };
+}
+
+/** tinybench of the engine on case `c` in this thread (`probeMs`: one scan's time, to plan the samples). */
+function timeInThread(c: Case, probeMs: number): ReturnType<typeof measure> {
   const meta = { contentType: c.body.contentType };
   const program = programOf(c.set, c.backend);
-  const m = await measure(c.name, () => scanStream(program, [c.body.bytes], meta), g.ms, kEngineOptions);
-  return { ...base, findings: g.findings, engine: { ...m, mbps: mbps(base.bytes, m.p50), inThread: true } };
+  return measure(c.name, () => scanStream(program, [c.body.bytes], meta), probeMs, kEngineOptions);
 }
 
 /** The engine measured again on case `c` (in this thread), combined with its first measurement. */
 async function bracketEngine(c: Case, first: NonNullable<CaseResult['engine']>): Promise<NonNullable<CaseResult['engine']>> {
-  const meta = { contentType: c.body.contentType };
-  const program = programOf(c.set, c.backend);
-  const second = await measure(c.name, () => scanStream(program, [c.body.bytes], meta), first.p50, kEngineOptions);
+  const second = await timeInThread(c, first.p50);
   const p50 = (first.p50 + second.p50) / 2;
   return {
     p50,

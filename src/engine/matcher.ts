@@ -2,7 +2,7 @@ import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint } from './checks.js';
 import { columnByte, type Prefilter } from './prefilter.js';
-import type { CompiledRule, Program } from './program.js';
+import type { Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import type { Segment } from './text/segment.js';
 
@@ -51,6 +51,31 @@ interface ScreenRegion {
   full: boolean;
 }
 
+/**
+ * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
+ * of a log): `contextScreen`, the run gate's index, and the distance within which triggers join.
+ * Built once per program (programs are immutable), not once per scan.
+ */
+interface RuleArrays {
+  ctxScreen: Float64Array;
+  gateOf: Int32Array;
+  joinGap: Float64Array;
+}
+const kRuleArrays = new WeakMap<Program, RuleArrays>();
+
+function ruleArraysOf(program: Program): RuleArrays {
+  let per = kRuleArrays.get(program);
+  if (per === undefined) {
+    per = {
+      ctxScreen: Float64Array.from(program.rules, (r) => r.contextScreen),
+      gateOf: Int32Array.from(program.rules, (r) => r.gate),
+      joinGap: Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength)),
+    };
+    kRuleArrays.set(program, per);
+  }
+  return per;
+}
+
 /** One non-ASCII code unit (see `#append`). */
 const kNonAscii = /[^\x00-\x7f]/g;
 
@@ -82,10 +107,7 @@ export class Matcher {
   readonly #lastEnd: Float64Array;
   /** Per rule: where its latest context word ended (for rules screened by context). */
   readonly #ctxEnd: Float64Array;
-  /**
-   * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
-   * of a log): `contextScreen`, the run gate's index, and the distance within which triggers join.
-   */
+  /** Per rule, what the trigger callback reads (see `ruleArraysOf`). */
   readonly #ctxScreen: Float64Array;
   readonly #gateOf: Int32Array;
   readonly #joinGap: Float64Array;
@@ -127,9 +149,10 @@ export class Matcher {
     this.#groupEnd = new Float64Array(n).fill(-1);
     this.#lastEnd = new Float64Array(n).fill(-1);
     this.#ctxEnd = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
-    this.#ctxScreen = Float64Array.from(program.rules, (r) => r.contextScreen);
-    this.#gateOf = Int32Array.from(program.rules, (r) => r.gate);
-    this.#joinGap = Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength));
+    const per = ruleArraysOf(program);
+    this.#ctxScreen = per.ctxScreen;
+    this.#gateOf = per.gateOf;
+    this.#joinGap = per.joinGap;
     this.#screens = program.screens.map(() => []);
     this.#gateRun = new Float64Array(3 * program.gates.length).fill(-1);
   }
@@ -187,28 +210,26 @@ export class Matcher {
     this.#buf = keep === 0 ? t : this.#buf + t;
     const extra = Buffer.byteLength(t, 'utf8') - t.length;
     if (extra !== 0) {
-      const at = this.#bufStart + keep;
-      const bytes = this.#bytes;
       if (extra * 64 < t.length) {
         // A few non-ASCII characters (names in a JSON or HTML page): the regex engine finds them
         // faster than a loop over every character.
         const re = kNonAscii;
         re.lastIndex = 0;
-        for (let m = re.exec(t); m !== null; m = re.exec(t)) {
-          const j = m.index;
-          bytes[keep + j] = columnByte(t.charCodeAt(j));
-          this.#nonAscii.push(at + j);
-        }
+        for (let m = re.exec(t); m !== null; m = re.exec(t)) this.#markNonAscii(keep + m.index, t.charCodeAt(m.index));
       } else {
         for (let j = 0; j < t.length; j++) {
           const c = t.charCodeAt(j);
-          if (c < 0x80) continue;
-          bytes[keep + j] = columnByte(c);
-          this.#nonAscii.push(at + j);
+          if (c >= 0x80) this.#markNonAscii(keep + j, c);
         }
       }
     }
     return keep;
+  }
+
+  /** The non-ASCII code unit `c` at buffer index `i`: its column byte, and its place in `#nonAscii`. */
+  #markNonAscii(i: number, c: number): void {
+    this.#bytes[i] = columnByte(c);
+    this.#nonAscii.push(this.#bufStart + i);
   }
 
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
@@ -280,15 +301,11 @@ export class Matcher {
     // rules in one region, not for one or two, which their own small windows answer more cheaply.
     const perRegion = this.#screenDemand;
     perRegion.clear();
-    for (const g of ready) {
-      const r = rules[g.rule]!;
-      if (r.screen < 0) continue;
-      const key = this.#regionKey(r.screen, g, r);
-      perRegion.set(key, (perRegion.get(key) ?? 0) + 1);
-    }
-    for (const g of ready) {
-      const r = rules[g.rule]!;
-      this.#confirm(g, r.screen >= 0 && perRegion.get(this.#regionKey(r.screen, g, r))! >= kScreenMinGroups);
+    const keys = ready.map((g) => this.#regionKey(g));
+    for (const key of keys) if (key >= 0) perRegion.set(key, (perRegion.get(key) ?? 0) + 1);
+    for (let i = 0; i < ready.length; i++) {
+      const key = keys[i]!;
+      this.#confirm(ready[i]!, key >= 0 && perRegion.get(key)! >= kScreenMinGroups);
       if (this.findingsTruncated) {
         this.#waiting = [];
         return;
@@ -297,10 +314,12 @@ export class Matcher {
     this.#waiting = still;
   }
 
-  /** Which screen region a group's window falls in (see `#screenPasses`), as one number. */
-  #regionKey(screen: number, g: Group, r: CompiledRule): number {
+  /** Which screen region a group's window falls in (see `#screenPasses`), as one number; -1 unscreened. */
+  #regionKey(g: Group): number {
+    const r = this.#program.rules[g.rule]!;
+    if (r.screen < 0) return -1;
     const ws = Math.max(this.#bufStart, g.start - r.lead - r.reach);
-    return Math.floor(ws / kScreenSpan) * 64 + screen;
+    return Math.floor(ws / kScreenSpan) * 64 + r.screen;
   }
 
   /** Confirms a group in its window; `screened`: ask the rule's screen first (regions are cached). */

@@ -60,9 +60,13 @@ export class PrefilterTables {
   /** States from this number on end at least one keyword (states are numbered that way). */
   readonly firstOut: number;
   readonly cls = new Uint8Array(kCols);
-  readonly digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
-  /** Per separator set, the indices (into digitRules) of its rules. */
-  readonly setRules: number[][];
+  /** Per digit rule (in ascending minimum order): its rule index, and the digit counts it takes. */
+  readonly digitRule: Int32Array;
+  readonly digitMin: Int32Array;
+  readonly digitMax: Float64Array;
+  /** Per separator set j, its digit rules (indices into the arrays above) are `setIdx[setFrom[j] .. setFrom[j + 1])`. */
+  readonly setFrom: Int32Array;
+  readonly setIdx: Int32Array;
   /** Per separator character, its bit; per distinct separator set of the digit rules, the set's bits. */
   readonly sepBit = new Uint8Array(kCols);
   readonly setMasks: Uint8Array;
@@ -173,14 +177,20 @@ export class PrefilterTables {
     const setKey = (seps: string) => [...new Set(seps)].sort().join('');
     for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
     this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
-    this.digitRules = spec.digits
+    const digitRules = spec.digits
       .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)) }))
       .sort((a, b) => a.min - b.min);
-    this.setRules = sets.map((_, j) => this.digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
+    this.digitRule = Int32Array.from(digitRules, (d) => d.rule);
+    this.digitMin = Int32Array.from(digitRules, (d) => d.min);
+    this.digitMax = Float64Array.from(digitRules, (d) => d.max);
+    const setRules = sets.map((_, j) => digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
+    this.setIdx = Int32Array.from(setRules.flat());
+    this.setFrom = new Int32Array(sets.length + 1);
+    setRules.forEach((idx, j) => (this.setFrom[j + 1] = this.setFrom[j]! + idx.length));
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
     this.tokenByLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
-    this.minDigits = this.digitRules.reduce((m, d) => Math.min(m, d.min), Number.MAX_SAFE_INTEGER);
-    this.setMin = Int32Array.from(this.setRules, (idx) => idx.reduce((m, i) => Math.min(m, this.digitRules[i]!.min), 0x7fffffff));
+    this.minDigits = digitRules.reduce((m, d) => Math.min(m, d.min), Number.MAX_SAFE_INTEGER);
+    this.setMin = Int32Array.from(setRules, (idx) => idx.reduce((m, i) => Math.min(m, digitRules[i]!.min), 0x7fffffff));
   }
 
 }
@@ -193,8 +203,7 @@ export class Prefilter {
   readonly #outLen: Int32Array;
   readonly #firstOut: number;
   readonly #cls: Uint8Array;
-  readonly #digitRules: Array<{ rule: number; min: number; max: number; set: number }>;
-  /** Per separator set j, its rules (indices into the digit rules) are `#setIdx[#setFrom[j] .. #setFrom[j+1])`. */
+  /** The digit rules and their separator sets: see `PrefilterTables`. */
   readonly #setFrom: Int32Array;
   readonly #setIdx: Int32Array;
   readonly #dMin: Int32Array;
@@ -243,18 +252,17 @@ export class Prefilter {
     this.#outLen = t.outLen;
     this.#firstOut = t.firstOut;
     this.#cls = t.cls;
-    this.#digitRules = t.digitRules;
     this.#sepBit = t.sepBit;
     this.#setMasks = t.setMasks;
     this.#setMin = t.setMin;
     this.#minDigits = t.minDigits;
     this.#subStart = new Int32Array(t.setMasks.length);
-    this.#setFrom = Int32Array.from([0, ...t.setRules.map((_, j) => t.setRules.slice(0, j + 1).reduce((n, idx) => n + idx.length, 0))]);
-    this.#setIdx = Int32Array.from(t.setRules.flat());
-    this.#dMin = Int32Array.from(t.digitRules, (d) => d.min);
-    this.#dMax = Float64Array.from(t.digitRules, (d) => d.max);
-    this.#dRule = Int32Array.from(t.digitRules, (d) => d.rule);
-    this.#fired = new Uint32Array(t.digitRules.length);
+    this.#setFrom = t.setFrom;
+    this.#setIdx = t.setIdx;
+    this.#dMin = t.digitMin;
+    this.#dMax = t.digitMax;
+    this.#dRule = t.digitRule;
+    this.#fired = new Uint32Array(t.digitRule.length);
     this.#maxTokenLen = t.maxTokenLen;
     this.#tokenByLen = t.tokenByLen;
   }
@@ -393,10 +401,9 @@ export class Prefilter {
 
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
-    const rules = this.#digitRules;
     if (this.#runPiece) {
       // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
-      for (const d of rules) emit(d.rule, s, e);
+      for (const rule of this.#dRule) emit(rule, s, e);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set

@@ -92,22 +92,23 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     const b2 = text.charCodeAt(start - 2);
     if (b2 >= 48 && b2 <= 57) return true;
   }
-  const digits = kGateDigits;
   const after = kGateAfter;
   const sepBefore = kGateSep;
+  let digits = '';
   let n = 0;
   let sep = 0;
   for (let i = start; i < end && n < kMaxCardDigits; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
-      digits[n] = c - 48;
+      digits += text[i];
       sepBefore[n] = sep;
       after[n++] = i + 1;
       sep = 0;
     } else if (c === 46) break;
     else sep = c;
   }
-  if (n < kMinCardDigits || digits[0]! < 2 || digits[0]! > 6) return false;
+  const first = digits.charCodeAt(0);
+  if (n < kMinCardDigits || first < 50 || first > 54) return false;
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
   let shape = '';
@@ -124,7 +125,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     // Separated values come only in the brands' groupings (the validator's own rule, checked first
     // because it is cheap and rejects the id-and-status-code runs of logs).
     if (kind !== 0 && !(kGroupings[len] ?? []).includes(`${shape}${group}`)) continue;
-    if (!luhnPrefix(digits, len)) continue;
+    if (!luhnValid(digits.slice(0, len))) continue;
     const value = text.slice(start, after[len - 1]);
     if (kCardValidators.some((valid) => valid(value))) return true;
   }
@@ -132,23 +133,8 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
 }
 
 /** Scratch of `cardRunGate` (synchronous, so one set serves every call). */
-const kGateDigits = new Int32Array(kMaxCardDigits);
 const kGateAfter = new Int32Array(kMaxCardDigits);
 const kGateSep = new Int32Array(kMaxCardDigits);
-
-/** Luhn over the first `len` digits: every second digit from the right doubled. */
-function luhnPrefix(digits: Int32Array, len: number): boolean {
-  let sum = 0;
-  for (let k = 0; k < len; k++) {
-    let d = digits[k]!;
-    if ((len - 1 - k) % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 function cardRule(brand: Brand): RuleDef {
   const min = Math.min(...brand.lengths);

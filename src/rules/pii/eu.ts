@@ -10,7 +10,7 @@ import { nlBsnValid } from '../../validators/nl-bsn.js';
 import { noFodselsnummerValid } from '../../validators/no-fodselsnummer.js';
 import { plPeselValid } from '../../validators/pl-pesel.js';
 import { sePersonnummerValid } from '../../validators/se-personnummer.js';
-import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
+import { digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
 
 // Check letters of the DNI/NIE: every letter but I, Ñ, O and U.
 const kNifLetter = '[A-HJ-NP-TV-Z]';
@@ -65,14 +65,6 @@ function nirRunGate(text: string, start: number, end: number): boolean {
   return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isCapital(c: number): boolean {
-  return c >= 65 && c <= 90;
-}
-
 /** fi-hetu's century signs: `-`, `+`, A-F, U-Y. */
 function isHetuSign(c: number): boolean {
   return c === 45 || c === 43 || (c >= 65 && c <= 70) || (c >= 85 && c <= 89);
@@ -85,12 +77,12 @@ function isHetuSign(c: number): boolean {
  */
 function someDigitBlock(text: string, start: number, end: number, blockTest: (text: string, i: number, j: number) => boolean): boolean {
   for (let i = start; i < end; ) {
-    if (!isDigit(text.charCodeAt(i))) {
+    if (!isDigitCode(text.charCodeAt(i))) {
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < end && isDigit(text.charCodeAt(j))) j++;
+    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
     if (blockTest(text, i, j)) return true;
     i = j;
   }
@@ -105,7 +97,7 @@ function nieBlock(text: string, i: number, j: number): boolean {
   if (j - i !== 7) return false;
   const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
   const a = text.charCodeAt(j) === 45 ? text.charCodeAt(j + 1) : text.charCodeAt(j);
-  return b >= 88 && b <= 90 && isCapital(a);
+  return b >= 88 && b <= 90 && isCapitalCode(a);
 }
 
 // Module-level tests, so a gate call makes no closure.

@@ -1,7 +1,7 @@
 import type { RuleDef } from '../types.js';
 import { ukNhsValid } from '../../validators/uk-nhs.js';
 import { ukNinoValid } from '../../validators/uk-nino.js';
-import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
+import { digitsOf, isCapitalCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
 
 /**
  * uk-nino's run gate (see `RuleDef.runGate`): the six digits are their whole run (two letters, maybe a
@@ -12,11 +12,7 @@ function ninoRunGate(text: string, start: number, end: number): boolean {
   const b = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
   const a = text.charCodeAt(end) === 32 ? end + 1 : end;
   const suffix = text.charCodeAt(a);
-  return isCapital(text.charCodeAt(b)) && isCapital(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
-}
-
-function isCapital(c: number): boolean {
-  return c >= 65 && c <= 90;
+  return isCapitalCode(text.charCodeAt(b)) && isCapitalCode(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
 }
 
 export const ukRules: readonly RuleDef[] = [
