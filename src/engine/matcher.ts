@@ -1,7 +1,7 @@
 import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint } from './checks.js';
-import { columnByte, type Prefilter } from './prefilter.js';
+import { columnByte, type TriggerPass } from './prefilter.js';
 import type { Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import type { Segment } from './text/segment.js';
@@ -100,7 +100,7 @@ interface Group {
  */
 export class Matcher {
   readonly #program: Program;
-  readonly #prefilter: Prefilter;
+  readonly #prefilter: TriggerPass;
   readonly #maxFindings: number;
   readonly #groupStart: Float64Array;
   readonly #groupEnd: Float64Array;

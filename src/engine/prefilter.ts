@@ -11,8 +11,24 @@
  * 4.6 ms/MB for the Aho-Corasick walk alone), and the matcher keeps its text as such bytes anyway.
  */
 
+import { nativeBinding, type NativeBinding, type NativeTablesSpec } from './native.js';
+
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
 export type EmitCandidate = (rule: number, start: number, end: number) => void;
+
+/**
+ * One scan's prefilter state, whichever implementation runs it: `Prefilter` (TypeScript, the
+ * specification) or `NativePrefilter` (the same pass in C). Both report the same events in the same
+ * order for the same text, however it is cut into pieces.
+ */
+export interface TriggerPass {
+  /** Scans the next piece of text, its column bytes `cols[from, to)`, reporting every trigger. */
+  scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void;
+  /** End of text: report the run and token in progress. */
+  finish(emit: EmitCandidate): void;
+  /** No trigger reported in the future can start before this position. */
+  minFutureStart(): number;
+}
 
 export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
@@ -193,9 +209,91 @@ export class PrefilterTables {
     this.setMin = Int32Array.from(setRules, (idx) => idx.reduce((m, i) => Math.min(m, digitRules[i]!.min), 0x7fffffff));
   }
 
+  #native: object | undefined;
+
+  /** These tables copied into the native pass (once per program and thread). */
+  nativeTables(binding: NativeBinding): object {
+    if (this.#native !== undefined) return this.#native;
+    const tokFrom = new Int32Array(this.maxTokenLen + 2);
+    const flat = this.tokenByLen.flat();
+    this.tokenByLen.forEach((ts, len) => (tokFrom[len + 1] = tokFrom[len]! + ts.length));
+    const spec: NativeTablesSpec = {
+      delta: this.delta,
+      firstOut: this.firstOut,
+      depth: this.depth,
+      outStart: this.outStart,
+      outRule: this.outRule,
+      outLen: this.outLen,
+      cls: this.cls,
+      sepBit: this.sepBit,
+      setMasks: this.setMasks,
+      setMin: this.setMin,
+      setFrom: this.setFrom,
+      setIdx: this.setIdx,
+      digitRule: this.digitRule,
+      digitMin: this.digitMin,
+      digitMax: this.digitMax,
+      minDigits: Math.min(this.minDigits, 0x7fffffff),
+      maxTokenLen: this.maxTokenLen,
+      tokFrom,
+      tokRule: Int32Array.from(flat, (t) => t.rule),
+      tokFlags: Uint8Array.from(flat, (t) => (t.needsDigit ? 1 : 0) | (t.needsLetter ? 2 : 0)),
+    };
+    return (this.#native = binding.tables(spec));
+  }
 }
 
-export class Prefilter {
+/** Room for this many events per native call (the call stops early rather than overflow it). */
+const kNativeEvents = 8192;
+/** Shared by every native scan of the thread: each call's events are dispatched before it returns. */
+const nativeOut = new Float64Array(3 * kNativeEvents);
+const nativeMeta = new Float64Array(2);
+
+/** The prefilter pass in C (`native/prefilter.c`); see `TriggerPass`. */
+export class NativePrefilter implements TriggerPass {
+  readonly #binding: NativeBinding;
+  readonly #state: object;
+  #minFuture = 0;
+
+  constructor(t: PrefilterTables, binding: NativeBinding) {
+    this.#binding = binding;
+    this.#state = binding.state(t.nativeTables(binding));
+  }
+
+  minFutureStart(): number {
+    return this.#minFuture;
+  }
+
+  scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void {
+    const out = nativeOut;
+    for (let i = from; ; ) {
+      const n = this.#binding.scan(this.#state, cols, i, to, out, nativeMeta);
+      i = nativeMeta[0]!;
+      this.#minFuture = nativeMeta[1]!;
+      for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
+      if (i >= to) return;
+    }
+  }
+
+  finish(emit: EmitCandidate): void {
+    const out = nativeOut;
+    const n = this.#binding.finish(this.#state, out, nativeMeta);
+    this.#minFuture = nativeMeta[1]!;
+    for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
+  }
+}
+
+/** Which prefilter a scan runs: `auto` is the native pass where it is built. */
+export type PrefilterChoice = 'auto' | 'native' | 'js';
+
+/** A prefilter state for one scan: the native pass where it is built, else the TypeScript one. */
+export function newTriggerPass(t: PrefilterTables, impl: PrefilterChoice = 'auto'): TriggerPass {
+  const binding = impl === 'js' ? null : nativeBinding();
+  if (binding === null && impl === 'native') throw new Error('the native prefilter is not built');
+  return binding !== null ? new NativePrefilter(t, binding) : new Prefilter(t);
+}
+
+export class Prefilter implements TriggerPass {
   readonly #delta: Uint16Array | Int32Array;
   readonly #depth: Int32Array;
   readonly #outStart: Int32Array;

@@ -2,7 +2,7 @@ import type { RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
-import { Prefilter, PrefilterTables, type PrefilterSpec } from './prefilter.js';
+import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledPattern, RegexBackend } from './backend/index.js';
 
 /** One rule, ready to confirm candidates. */
@@ -53,7 +53,11 @@ export interface Program {
   readonly screens: readonly Screen[];
   /** The distinct run gates of the rules (a gate shared by several rules is asked once per run). */
   readonly gates: ReadonlyArray<NonNullable<RuleDef['runGate']>>;
-  newPrefilter(): Prefilter;
+  /**
+   * A prefilter state for one scan: the native pass where it is built, else the TypeScript one
+   * (`impl` forces one; they report the same events).
+   */
+  newPrefilter(impl?: PrefilterChoice): TriggerPass;
 }
 
 export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend): Program {
@@ -126,7 +130,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   for (const r of rules) if (r.contextScreen > 0) for (const w of r.def.context!.words) spec.keywords.push({ text: w, rule: contextBase + r.index });
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
-  return { rules, spec, backend, maxReach, contextBase, screens, gates, newPrefilter: () => new Prefilter(tables) };
+  return { rules, spec, backend, maxReach, contextBase, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
 }
 
 /**

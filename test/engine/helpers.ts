@@ -1,4 +1,5 @@
 import { compileProgram, re2WasmBackend, scanStream, type Program, type RegexBackend } from '../../src/engine/index.js';
+import { nativeStatus } from '../../src/engine/native.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import type { RuleDef } from '../../src/rules/types.js';
 import type { ScanMeta, ScanReport } from '../../src/types.js';
@@ -57,4 +58,16 @@ export function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
   }
   out.push(bytes.subarray(prev));
   return out;
+}
+
+/**
+ * The prefilter implementations the conformance suites run against: the TypeScript pass always, the
+ * native one where it is built. In CI it must be built (`npm ci` builds it), so there it is always
+ * listed and a failed build fails the suite instead of silently testing one implementation.
+ */
+export function prefilterImpls(): Array<'js' | 'native'> {
+  const status = nativeStatus();
+  if (status.prefilter === 'native' || process.env.CI) return ['js', 'native'];
+  console.warn(`native prefilter not tested: ${status.reason ?? 'not built'}`);
+  return ['js'];
 }

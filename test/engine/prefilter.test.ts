@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Prefilter, PrefilterTables, kMaxRunSpan, type PrefilterSpec } from '../../src/engine/prefilter.js';
+import { PrefilterTables, columnsOf, kMaxRunSpan, newTriggerPass, type PrefilterSpec } from '../../src/engine/prefilter.js';
+import { prefilterImpls } from './helpers.js';
 
+// The same suite runs against every prefilter implementation (the TypeScript pass and, where it is
+// built, the native one): a conformance suite, as for the storage and audit backends.
+describe.each(prefilterImpls())('prefilter (%s)', (impl) => {
 function spans(spec: PrefilterSpec, ...chunks: string[]): string[] {
-  const pf = new Prefilter(new PrefilterTables(spec));
+  const pf = newTriggerPass(new PrefilterTables(spec), impl);
   const out: string[] = [];
   const emit = (rule: number, s: number, e: number) => out.push(`${rule}:${s}-${e}`);
-  for (const c of chunks) pf.scanText(c, emit);
+  for (const c of chunks) pf.scan(columnsOf(c), 0, c.length, emit);
   pf.finish(emit);
   return out.sort();
 }
@@ -77,4 +81,5 @@ describe('prefilter digit max', () => {
     expect(spans(spec, '123-45-6789-1234')).toEqual([]); // 13 digits in one own run
     expect(spans(spec, '123456 7890')).toEqual(['0:0-11']); // the space splits rule 0's sub-runs
   });
+});
 });

@@ -1,0 +1,421 @@
+/*
+ * leakscan's prefilter pass in C: the same three state machines as `Prefilter.scan` in
+ * src/engine/prefilter.ts (an Aho-Corasick DFA over the rules' keywords, a digit-run tracker with
+ * per-separator-set sub-runs, an alphanumeric-token tracker), over the same column bytes, reporting
+ * the same trigger events in the same order. The TypeScript class is the specification; the
+ * conformance suite (test/engine/prefilter-native.test.ts) runs both over the same inputs and
+ * requires identical event sequences.
+ *
+ * Events are written to a caller's Float64Array as (rule, start, end) triples. A call stops early,
+ * before a character whose events might not fit, and reports where it stopped; the caller dispatches
+ * the events and calls again from there. State carries across calls exactly as in the TypeScript.
+ */
+#include <node_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K_COLS 128
+#define K_DIGIT 1
+#define K_LETTER 2
+#define K_SEP 4
+#define K_KELVIN 0x81
+#define K_MAX_RUN_SPAN 256
+
+typedef struct {
+  int refs;
+  int32_t n_states;
+  uint16_t *d16; /* one of d16 / d32 is set */
+  int32_t *d32;
+  int32_t first_out;
+  int32_t *depth;
+  int32_t *out_start, *out_rule, *out_len;
+  uint8_t cls[K_COLS];
+  uint8_t sep_bit[K_COLS];
+  int32_t n_sets;
+  uint8_t *set_masks;
+  int32_t *set_min, *set_from, *set_idx;
+  int32_t n_digit;
+  int32_t *d_rule, *d_min;
+  double *d_max;
+  int32_t min_digits;
+  int32_t max_tok;
+  int32_t *tok_from, *tok_rule;
+  uint8_t *tok_flags; /* bit 0: needs a digit, bit 1: needs a letter */
+  int32_t n_tok;
+  int32_t max_events_per_char;
+} tables_t;
+
+typedef struct {
+  tables_t *t;
+  int32_t st;
+  int64_t pos;
+  int64_t run_start, run_end, tok_start;
+  int32_t run_digits;
+  int run_sep, run_piece, tok_digit, tok_letter;
+  int32_t sep_at[K_MAX_RUN_SPAN];
+  uint8_t sep_bits[K_MAX_RUN_SPAN];
+  int32_t seps;
+  uint32_t gen;
+  uint32_t *fired;
+  int32_t *sub_start;
+} state_t;
+
+static void tables_release(tables_t *t) {
+  if (--t->refs > 0) return;
+  free(t->d16); free(t->d32); free(t->depth); free(t->out_start); free(t->out_rule); free(t->out_len);
+  free(t->set_masks); free(t->set_min); free(t->set_from); free(t->set_idx);
+  free(t->d_rule); free(t->d_min); free(t->d_max);
+  free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
+  free(t);
+}
+
+static void tables_finalize(napi_env env, void *data, void *hint) { (void)env; (void)hint; tables_release((tables_t *)data); }
+
+static void state_finalize(napi_env env, void *data, void *hint) {
+  (void)env; (void)hint;
+  state_t *s = (state_t *)data;
+  tables_release(s->t);
+  free(s->fired); free(s->sub_start); free(s);
+}
+
+/* ---- argument helpers ---------------------------------------------------------------------- */
+
+static int throw_type(napi_env env, const char *msg) { napi_throw_type_error(env, "LS_NATIVE_ARGS", msg); return 0; }
+
+/* Copies a typed array property of `obj` (of the expected element type) into fresh memory. */
+static void *copy_array(napi_env env, napi_value obj, const char *name, napi_typedarray_type want, size_t *len_out) {
+  napi_value v;
+  if (napi_get_named_property(env, obj, name, &v) != napi_ok) return NULL;
+  bool is_ta = false;
+  napi_is_typedarray(env, v, &is_ta);
+  if (!is_ta) { throw_type(env, name); return NULL; }
+  napi_typedarray_type type; size_t length; void *data; napi_value ab; size_t off;
+  napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &off);
+  if (type != want) { throw_type(env, name); return NULL; }
+  size_t el = (type == napi_float64_array) ? 8 : (type == napi_int32_array || type == napi_uint32_array) ? 4 : (type == napi_uint16_array) ? 2 : 1;
+  void *copy = malloc(length * el + 8);
+  if (copy == NULL) { napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory"); return NULL; }
+  if (length > 0) memcpy(copy, data, length * el);
+  if (len_out) *len_out = length;
+  return copy;
+}
+
+static int get_int(napi_env env, napi_value obj, const char *name, int32_t *out) {
+  napi_value v;
+  if (napi_get_named_property(env, obj, name, &v) != napi_ok) return 0;
+  if (napi_get_value_int32(env, v, out) != napi_ok) return throw_type(env, name);
+  return 1;
+}
+
+static int get_bytes(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  bool is_ta = false;
+  napi_is_typedarray(env, v, &is_ta);
+  if (!is_ta) return throw_type(env, "expected a Uint8Array");
+  napi_typedarray_type type; napi_value ab; size_t off;
+  napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off);
+  if (type != napi_uint8_array) return throw_type(env, "expected a Uint8Array");
+  return 1;
+}
+
+static int get_f64(napi_env env, napi_value v, double **data, size_t *len) {
+  bool is_ta = false;
+  napi_is_typedarray(env, v, &is_ta);
+  if (!is_ta) return throw_type(env, "expected a Float64Array");
+  napi_typedarray_type type; napi_value ab; size_t off;
+  napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off);
+  if (type != napi_float64_array) return throw_type(env, "expected a Float64Array");
+  return 1;
+}
+
+/* ---- tables(spec) -> external ---------------------------------------------------------------- */
+
+static napi_value create_tables(napi_env env, napi_callback_info info) {
+  size_t argc = 1; napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1) { throw_type(env, "tables(spec)"); return NULL; }
+  napi_value o = argv[0];
+  tables_t *t = (tables_t *)calloc(1, sizeof(tables_t));
+  if (t == NULL) { napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory"); return NULL; }
+  t->refs = 1;
+  size_t n = 0, m = 0;
+  napi_value dv; bool ta = false;
+  napi_get_named_property(env, o, "delta", &dv);
+  napi_is_typedarray(env, dv, &ta);
+  napi_typedarray_type dtype = napi_uint8_array;
+  if (ta) { size_t l; void *d; napi_value ab; size_t off; napi_get_typedarray_info(env, dv, &dtype, &l, &d, &ab, &off); }
+  if (dtype == napi_uint16_array) t->d16 = (uint16_t *)copy_array(env, o, "delta", napi_uint16_array, &n);
+  else t->d32 = (int32_t *)copy_array(env, o, "delta", napi_int32_array, &n);
+  int ok = (t->d16 != NULL || t->d32 != NULL);
+  t->n_states = (int32_t)(n / K_COLS);
+  ok = ok && get_int(env, o, "firstOut", &t->first_out);
+  ok = ok && (t->depth = (int32_t *)copy_array(env, o, "depth", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->out_start = (int32_t *)copy_array(env, o, "outStart", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->out_rule = (int32_t *)copy_array(env, o, "outRule", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->out_len = (int32_t *)copy_array(env, o, "outLen", napi_int32_array, NULL)) != NULL;
+  uint8_t *cls = NULL, *sep_bit = NULL;
+  ok = ok && (cls = (uint8_t *)copy_array(env, o, "cls", napi_uint8_array, &m)) != NULL && m == K_COLS;
+  ok = ok && (sep_bit = (uint8_t *)copy_array(env, o, "sepBit", napi_uint8_array, &m)) != NULL && m == K_COLS;
+  if (ok) { memcpy(t->cls, cls, K_COLS); memcpy(t->sep_bit, sep_bit, K_COLS); }
+  free(cls); free(sep_bit);
+  ok = ok && (t->set_masks = (uint8_t *)copy_array(env, o, "setMasks", napi_uint8_array, &m)) != NULL;
+  t->n_sets = (int32_t)m;
+  ok = ok && (t->set_min = (int32_t *)copy_array(env, o, "setMin", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->set_from = (int32_t *)copy_array(env, o, "setFrom", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->set_idx = (int32_t *)copy_array(env, o, "setIdx", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->d_rule = (int32_t *)copy_array(env, o, "digitRule", napi_int32_array, &m)) != NULL;
+  t->n_digit = (int32_t)m;
+  ok = ok && (t->d_min = (int32_t *)copy_array(env, o, "digitMin", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->d_max = (double *)copy_array(env, o, "digitMax", napi_float64_array, NULL)) != NULL;
+  ok = ok && get_int(env, o, "minDigits", &t->min_digits);
+  ok = ok && get_int(env, o, "maxTokenLen", &t->max_tok);
+  ok = ok && (t->tok_from = (int32_t *)copy_array(env, o, "tokFrom", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->tok_rule = (int32_t *)copy_array(env, o, "tokRule", napi_int32_array, &m)) != NULL;
+  t->n_tok = (int32_t)m;
+  ok = ok && (t->tok_flags = (uint8_t *)copy_array(env, o, "tokFlags", napi_uint8_array, NULL)) != NULL;
+  if (!ok) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) throw_type(env, "malformed prefilter tables");
+    tables_release(t);
+    return NULL;
+  }
+  int32_t max_out = 0;
+  for (int32_t s = 0; s < t->n_states; s++) {
+    int32_t k = t->out_start[s + 1] - t->out_start[s];
+    if (k > max_out) max_out = k;
+  }
+  int32_t max_tok_rules = 0;
+  for (int32_t len = 0; len <= t->max_tok; len++) {
+    int32_t k = t->tok_from[len + 1] - t->tok_from[len];
+    if (k > max_tok_rules) max_tok_rules = k;
+  }
+  t->max_events_per_char = max_out + t->n_digit + max_tok_rules;
+  napi_value ext;
+  napi_create_external(env, t, tables_finalize, NULL, &ext);
+  return ext;
+}
+
+/* ---- state(tables) -> external --------------------------------------------------------------- */
+
+static napi_value create_state(napi_env env, napi_callback_info info) {
+  size_t argc = 1; napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  tables_t *t = NULL;
+  if (argc < 1 || napi_get_value_external(env, argv[0], (void **)&t) != napi_ok || t == NULL) { throw_type(env, "state(tables)"); return NULL; }
+  state_t *s = (state_t *)calloc(1, sizeof(state_t));
+  if (s != NULL) {
+    s->fired = (uint32_t *)calloc((size_t)t->n_digit + 1, sizeof(uint32_t));
+    s->sub_start = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
+  }
+  if (s == NULL || s->fired == NULL || s->sub_start == NULL) {
+    if (s) { free(s->fired); free(s->sub_start); free(s); }
+    napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
+    return NULL;
+  }
+  t->refs++;
+  s->t = t;
+  s->run_start = -1;
+  s->tok_start = -1;
+  napi_value ext;
+  napi_create_external(env, s, state_finalize, NULL, &ext);
+  return ext;
+}
+
+/* ---- the pass ---------------------------------------------------------------------------------- */
+
+typedef struct { double *out; int32_t n; } sink_t;
+
+static inline void put(sink_t *k, int32_t rule, int64_t start, int64_t end) {
+  double *o = k->out + 3 * (size_t)k->n;
+  o[0] = rule; o[1] = (double)start; o[2] = (double)end;
+  k->n++;
+}
+
+static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k) {
+  tables_t *t = s->t;
+  for (int32_t q = t->set_from[j], to = t->set_from[j + 1]; q < to; q++) {
+    int32_t i = t->set_idx[q];
+    if (t->d_min[i] > c) break;
+    if ((double)c <= t->d_max[i] && s->fired[i] != s->gen) {
+      s->fired[i] = s->gen;
+      put(k, t->d_rule[i], st, en);
+    }
+  }
+}
+
+static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
+  tables_t *t = s->t;
+  if (en <= st) return;
+  if (s->run_piece) {
+    for (int32_t i = 0; i < t->n_digit; i++) put(k, t->d_rule[i], st, en);
+    return;
+  }
+  s->gen++;
+  int32_t sets = t->n_sets;
+  int32_t *sub = s->sub_start;
+  for (int32_t j = 0; j < sets; j++) sub[j] = 0;
+  for (int32_t q = 0; q < s->seps; q++) {
+    int32_t at = s->sep_at[q];
+    uint8_t bit = s->sep_bits[q];
+    for (int32_t j = 0; j < sets; j++) {
+      if ((t->set_masks[j] & bit) != 0) continue;
+      if (at - sub[j] >= t->set_min[j]) end_sub_run(s, j, at - sub[j], st, en, k);
+      sub[j] = at;
+    }
+  }
+  for (int32_t j = 0; j < sets; j++) if (digits - sub[j] >= t->set_min[j]) end_sub_run(s, j, digits - sub[j], st, en, k);
+}
+
+static void end_token(state_t *s, int64_t st, int64_t en, int has_digit, int has_letter, sink_t *k) {
+  tables_t *t = s->t;
+  int32_t len = (int32_t)(en - st);
+  for (int32_t q = t->tok_from[len], to = t->tok_from[len + 1]; q < to; q++) {
+    uint8_t f = t->tok_flags[q];
+    if ((f & 1) && !has_digit) continue;
+    if ((f & 2) && !has_letter) continue;
+    put(k, t->tok_rule[q], st, en);
+  }
+}
+
+static int64_t min_future_start(state_t *s) {
+  int64_t m = s->pos - s->t->depth[s->st];
+  if (s->run_start >= 0 && s->run_start < m) m = s->run_start;
+  if (s->tok_start >= 0 && s->tok_start < m) m = s->tok_start;
+  return m;
+}
+
+/*
+ * scan(state, cols, from, to, out, meta) -> events written. meta[0] = where it stopped (to, or
+ * earlier when `out` is full), meta[1] = the earliest start any later event can have.
+ */
+static napi_value scan(napi_env env, napi_callback_info info) {
+  size_t argc = 6; napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  state_t *s = NULL;
+  if (argc < 6 || napi_get_value_external(env, argv[0], (void **)&s) != napi_ok || s == NULL) { throw_type(env, "scan(state, cols, from, to, out, meta)"); return NULL; }
+  uint8_t *cols; size_t ncols; double *out; size_t nout; double *meta; size_t nmeta;
+  int32_t from, to;
+  if (!get_bytes(env, argv[1], &cols, &ncols)) return NULL;
+  if (napi_get_value_int32(env, argv[2], &from) != napi_ok || napi_get_value_int32(env, argv[3], &to) != napi_ok) { throw_type(env, "from and to must be integers"); return NULL; }
+  if (!get_f64(env, argv[4], &out, &nout) || !get_f64(env, argv[5], &meta, &nmeta)) return NULL;
+  if (from < 0 || to < from || (size_t)to > ncols || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "scan range outside the column bytes"); return NULL; }
+  tables_t *t = s->t;
+  const int32_t cap = (int32_t)(nout / 3);
+  const int32_t room = cap - t->max_events_per_char;
+  if (room <= 0) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
+  sink_t k = { out, 0 };
+  const uint16_t *d16 = t->d16;
+  const int32_t *d32 = t->d32;
+  const int32_t first_out = t->first_out;
+  const uint8_t *cls = t->cls;
+  const int32_t max_tok = t->max_tok;
+  const int32_t min_digits = t->min_digits;
+  const int64_t off = s->pos - from;
+  int32_t st = s->st;
+  int64_t run_start = s->run_start, run_end = s->run_end, tok_start = s->tok_start;
+  int32_t run_digits = s->run_digits;
+  int run_sep = s->run_sep, tok_digit = s->tok_digit, tok_letter = s->tok_letter;
+  int32_t i = from;
+  for (; i < to; i++) {
+    if (k.n > room) break;
+    const uint8_t c = cols[i];
+    const int32_t col = c < K_COLS ? c : (c == K_KELVIN ? 107 : 0);
+    st = d16 ? d16[st * K_COLS + col] : d32[st * K_COLS + col];
+    if (st >= first_out) {
+      const int64_t e = off + i + 1;
+      for (int32_t q = t->out_start[st], qe = t->out_start[st + 1]; q < qe; q++) put(&k, t->out_rule[q], e - t->out_len[q], e);
+    }
+    const uint8_t kk = c < K_COLS ? cls[c] : 0;
+    if (kk == K_LETTER) {
+      if (tok_start < 0) { tok_start = off + i; tok_digit = 0; }
+      tok_letter = 1;
+      if (run_start >= 0) {
+        if (run_digits >= min_digits || s->run_piece) flush_run(s, run_start, run_end, run_digits, &k);
+        run_start = -1;
+        run_sep = 0;
+      }
+      continue;
+    }
+    if (kk == K_DIGIT) {
+      const int64_t g = off + i;
+      if (tok_start < 0) { tok_start = g; tok_letter = 0; }
+      tok_digit = 1;
+      if (run_start < 0) { run_start = g; run_digits = 0; s->run_piece = 0; s->seps = 0; }
+      run_digits++;
+      run_end = g + 1;
+      run_sep = 0;
+      if (run_end - run_start >= K_MAX_RUN_SPAN) {
+        flush_run(s, run_start, run_end, run_digits, &k);
+        run_start = run_end;
+        run_digits = 0;
+        s->run_piece = 1;
+        s->seps = 0;
+      }
+      continue;
+    }
+    if (tok_start >= 0) {
+      const int64_t len = off + i - tok_start;
+      if (len <= max_tok && t->tok_from[len + 1] > t->tok_from[len]) end_token(s, tok_start, off + i, tok_digit, tok_letter, &k);
+      tok_start = -1;
+    }
+    if (run_start < 0) continue;
+    if (kk == K_SEP && !run_sep && run_end == off + i) {
+      run_sep = 1;
+      const int32_t q = s->seps++;
+      s->sep_at[q] = run_digits;
+      s->sep_bits[q] = t->sep_bit[col];
+    } else {
+      if (run_digits >= min_digits || s->run_piece) flush_run(s, run_start, run_end, run_digits, &k);
+      run_start = -1;
+      run_sep = 0;
+    }
+  }
+  s->st = st;
+  s->pos = off + i;
+  s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
+  s->tok_start = tok_start; s->tok_digit = tok_digit; s->tok_letter = tok_letter;
+  meta[0] = i;
+  meta[1] = (double)min_future_start(s);
+  napi_value r;
+  napi_create_int32(env, k.n, &r);
+  return r;
+}
+
+/* finish(state, out, meta) -> events written: the run and token in progress. */
+static napi_value finish(napi_env env, napi_callback_info info) {
+  size_t argc = 3; napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  state_t *s = NULL;
+  double *out; size_t nout; double *meta; size_t nmeta;
+  if (argc < 3 || napi_get_value_external(env, argv[0], (void **)&s) != napi_ok || s == NULL) { throw_type(env, "finish(state, out, meta)"); return NULL; }
+  if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], &meta, &nmeta)) return NULL;
+  tables_t *t = s->t;
+  if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
+  sink_t k = { out, 0 };
+  if (s->run_start >= 0) flush_run(s, s->run_start, s->run_end, s->run_digits, &k);
+  s->run_start = -1;
+  if (s->tok_start >= 0) {
+    const int64_t len = s->pos - s->tok_start;
+    if (len <= t->max_tok) end_token(s, s->tok_start, s->pos, s->tok_digit, s->tok_letter, &k);
+  }
+  s->tok_start = -1;
+  meta[0] = 0;
+  meta[1] = (double)min_future_start(s);
+  napi_value r;
+  napi_create_int32(env, k.n, &r);
+  return r;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+    { "tables", NULL, create_tables, NULL, NULL, NULL, napi_default, NULL },
+    { "state", NULL, create_state, NULL, NULL, NULL, napi_default, NULL },
+    { "scan", NULL, scan, NULL, NULL, NULL, napi_default, NULL },
+    { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
+  };
+  napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
+  return exports;
+}
+
+NAPI_MODULE_INIT() { return init(env, exports); }

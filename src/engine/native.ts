@@ -1,0 +1,68 @@
+/**
+ * The optional native half of the engine: `native/prefilter.c`, built by `npm ci` through node-gyp
+ * (see scripts/build-native.mjs). When it is missing (no compiler where leakscan was installed) or
+ * turned off with `LEAKSCAN_PREFILTER=js`, the engine runs the TypeScript prefilter, which gives the
+ * same events (the conformance suite runs both); only speed differs.
+ */
+import { createRequire } from 'node:module';
+
+export interface NativeBinding {
+  tables(spec: NativeTablesSpec): object;
+  state(tables: object): object;
+  scan(state: object, cols: Uint8Array, from: number, to: number, out: Float64Array, meta: Float64Array): number;
+  finish(state: object, out: Float64Array, meta: Float64Array): number;
+}
+
+/** The flat tables the native pass copies (field names as in `PrefilterTables`). */
+export interface NativeTablesSpec {
+  delta: Uint16Array | Int32Array;
+  firstOut: number;
+  depth: Int32Array;
+  outStart: Int32Array;
+  outRule: Int32Array;
+  outLen: Int32Array;
+  cls: Uint8Array;
+  sepBit: Uint8Array;
+  setMasks: Uint8Array;
+  setMin: Int32Array;
+  setFrom: Int32Array;
+  setIdx: Int32Array;
+  digitRule: Int32Array;
+  digitMin: Int32Array;
+  digitMax: Float64Array;
+  minDigits: number;
+  maxTokenLen: number;
+  /** Per token length `len`, its rules are `tokRule[tokFrom[len] .. tokFrom[len + 1])`. */
+  tokFrom: Int32Array;
+  tokRule: Int32Array;
+  /** Per token rule entry: bit 0 needs a digit, bit 1 needs a letter. */
+  tokFlags: Uint8Array;
+}
+
+export type PrefilterImpl = 'native' | 'js';
+
+let loaded: NativeBinding | null | undefined;
+let why = '';
+
+/** The native binding, or null (and `nativeStatus().reason` says why). Loaded once per thread. */
+export function nativeBinding(): NativeBinding | null {
+  if (loaded !== undefined) return loaded;
+  if (process.env.LEAKSCAN_PREFILTER === 'js') {
+    why = 'LEAKSCAN_PREFILTER=js';
+    return (loaded = null);
+  }
+  try {
+    const require = createRequire(import.meta.url);
+    // src/engine/native.ts and dist/engine/native.js are both two folders below the package root.
+    loaded = require('../../build/Release/leakscan_prefilter.node') as NativeBinding;
+  } catch (e) {
+    why = `native prefilter not built (${(e as Error).message.split('\n')[0]}); run npm rebuild leakscan`;
+    loaded = null;
+  }
+  return loaded;
+}
+
+/** Which prefilter new scans use, and why not the native one when it is not. */
+export function nativeStatus(): { prefilter: PrefilterImpl; reason?: string } {
+  return nativeBinding() !== null ? { prefilter: 'native' } : { prefilter: 'js', reason: why };
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../bench/prng.js';
+import { kContentKinds, makeBody } from '../../bench/bodies.js';
+import { allRuleDefs } from '../../src/rules/index.js';
+import { compileProgram, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
+import { nativeBinding } from '../../src/engine/native.js';
+import { PrefilterTables, columnsOf, newTriggerPass, type TriggerPass } from '../../src/engine/prefilter.js';
+import { prefilterImpls } from './helpers.js';
+
+/**
+ * Differential conformance: the native pass must report exactly the events of the TypeScript pass
+ * (its specification), in the same order, for the same text however it is cut.
+ */
+const native = prefilterImpls().includes('native');
+const all = compileProgram(allRuleDefs, re2WasmBackend);
+const tables = new PrefilterTables(all.spec);
+
+function events(pf: TriggerPass, cols: Uint8Array, cuts: number[]): number[] {
+  const out: number[] = [];
+  const emit = (rule: number, s: number, e: number) => out.push(rule, s, e);
+  let from = 0;
+  for (const to of [...cuts, cols.length]) {
+    pf.scan(cols, from, to, emit);
+    from = to;
+  }
+  pf.finish(emit);
+  out.push(pf.minFutureStart());
+  return out;
+}
+
+function randomCuts(rng: Rng, n: number, count: number): number[] {
+  const cuts = Array.from({ length: count }, () => rng.int(0, n));
+  return [...new Set(cuts)].sort((a, b) => a - b);
+}
+
+/** Text built to wake every tracker: keyword pieces, digit runs with every separator, tokens, non-ASCII. */
+function nastyText(rng: Rng, n: number): string {
+  const words = ['akia', 'AKIA', 'password', 'Pass', 'ghp_', 'sk_live_', 'iban', 'ssn', '@', 'K', '\u212a', 'é', '😀', 'secret_key', 'xoxb-'];
+  let s = '';
+  while (s.length < n) {
+    const r = rng.next();
+    if (r < 0.3) s += rng.pick(words);
+    else if (r < 0.6) s += rng.chars('0123456789 -./', rng.int(1, 40));
+    else if (r < 0.8) s += rng.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', rng.int(1, 60));
+    else s += rng.chars(' \n\t"\'=:;,<>{}[]()', rng.int(1, 4));
+  }
+  return s;
+}
+
+describe.skipIf(!native)('native prefilter conformance', () => {
+  it('reports the same events in the same order as the TypeScript pass on random hostile text, randomly cut', () => {
+    const rng = new Rng(20261121);
+    for (let round = 0; round < 60; round++) {
+      const text = nastyText(rng, rng.int(1, 6000));
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 12));
+      const js = events(newTriggerPass(tables, 'js'), cols, cuts);
+      const nat = events(newTriggerPass(tables, 'native'), cols, cuts);
+      expect(nat).toEqual(js);
+    }
+  });
+
+  it('agrees on the bench bodies of every content type', () => {
+    for (const kind of kContentKinds) {
+      for (const density of ['sparse', 'dense'] as const) {
+        const cols = columnsOf(makeBody(kind, density, '128KB').bytes.toString('utf8'));
+        const cuts = Array.from({ length: Math.floor(cols.length / 65536) }, (_, i) => (i + 1) * 65536);
+        const js = events(newTriggerPass(tables, 'js'), cols, cuts);
+        expect(js.length).toBeGreaterThan(3 * 100);
+        expect(events(newTriggerPass(tables, 'native'), cols, cuts)).toEqual(js);
+      }
+    }
+  });
+
+  it('resumes where a full event buffer stopped it, losing and repeating nothing', () => {
+    // 30,000 keyword hits in one call: more than one call's event buffer holds.
+    const text = 'akia password '.repeat(15000);
+    const cols = columnsOf(text);
+    const js = events(newTriggerPass(tables, 'js'), cols, []);
+    expect(js.length).toBeGreaterThan(3 * 30000);
+    expect(events(newTriggerPass(tables, 'native'), cols, [])).toEqual(js);
+    // A long digit run cut into pieces fires every digit rule per piece.
+    const run = columnsOf('1234 '.repeat(40000));
+    expect(events(newTriggerPass(tables, 'native'), run, [77777])).toEqual(events(newTriggerPass(tables, 'js'), run, [77777]));
+  });
+
+  it('gives the same findings through the whole engine', async () => {
+    const jsProgram: Program = { ...all, newPrefilter: () => all.newPrefilter('js') };
+    const natProgram: Program = { ...all, newPrefilter: () => all.newPrefilter('native') };
+    for (const kind of kContentKinds) {
+      const body = makeBody(kind, 'dense', '16KB');
+      const meta = { contentType: body.contentType };
+      const a = await scanStream(jsProgram, [body.bytes], meta);
+      const b = await scanStream(natProgram, [body.bytes], meta);
+      expect(a.findings.length).toBeGreaterThan(10);
+      expect(b.findings).toEqual(a.findings);
+    }
+  });
+
+  it('refuses bad arguments with a clear error instead of reading out of bounds', () => {
+    const binding = nativeBinding()!;
+    const state = binding.state(tables.nativeTables(binding));
+    const cols = new Uint8Array(10);
+    const meta = new Float64Array(2);
+    expect(() => binding.scan(state, cols, 0, 11, new Float64Array(30000), meta)).toThrow(/outside the column bytes/);
+    expect(() => binding.scan(state, cols, 5, 4, new Float64Array(30000), meta)).toThrow(/outside the column bytes/);
+    expect(() => binding.scan(state, cols, 0, 10, new Float64Array(3), meta)).toThrow(/event buffer too small/);
+    expect(() => binding.scan(state, 'text' as unknown as Uint8Array, 0, 1, new Float64Array(30000), meta)).toThrow(TypeError);
+    expect(() => binding.scan({}, cols, 0, 1, new Float64Array(30000), meta)).toThrow(TypeError);
+    expect(() => binding.tables({} as never)).toThrow(TypeError);
+  });
+});
