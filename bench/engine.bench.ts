@@ -11,6 +11,7 @@
  *   npm run bench -- --filter json/sparse  only cases whose name contains the text (repeatable)
  *   npm run bench -- --rules default,fixture --baselines a
  *   npm run bench -- --backend re2-wasm    one backend only, no other-backend rows
+ *   npm run bench -- --skip-ts-prefilter   no rows with the TypeScript prefilter in place of the native one
  *
  * See bench/README.md for what each case means and how the baselines are built.
  */
@@ -33,7 +34,8 @@ import {
 import { selectRules } from '../src/rules/index.js';
 import type { RuleDef } from '../src/rules/types.js';
 import { re2Alternation, v8Alternation, type BaselineSpec } from './baselines.js';
-import { BenchWorker, type EngineBackendName, type RuleSetName } from './worker.js';
+import { nativeStatus } from '../src/engine/native.js';
+import { BenchWorker, type BenchPrefilter, type EngineBackendName, type RuleSetName } from './worker.js';
 import {
   kAdversarialKinds,
   kAdversarialWhy,
@@ -66,7 +68,7 @@ const kResultsDir = join(kHere, 'results');
 
 const kUsage =
   'usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] ' +
-  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-pool] [--json]';
+  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--json]';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,6 +81,7 @@ const { values: args } = parseArgs({
     backend: { type: 'string' },
     'backend-cases': { type: 'string' },
     'skip-pool': { type: 'boolean', default: false },
+    'skip-ts-prefilter': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -102,6 +105,10 @@ const primaryBackend = resolveBackend((backendArg ?? 'auto') as BackendName);
 const backends: RegexBackend[] =
   backendArg !== undefined ? [primaryBackend] : [primaryBackend, ...[re2NativeBackend, re2WasmBackend].flatMap((b) => (b === null || b === primaryBackend ? [] : [b]))];
 process.stderr.write(`engine backends: ${backends.map((b, i) => (i === 0 ? `${b.name} (primary)` : b.name)).join(', ')}\n`);
+const prefilterStatus = nativeStatus();
+process.stderr.write(`prefilter: ${prefilterStatus.prefilter === 'native' ? 'native (C)' : `TypeScript (${prefilterStatus.reason ?? 'native not built'})`}\n`);
+/** Whether the primary's 1 MB cases are measured again with the TypeScript prefilter (see `onTsPrefilter`). */
+const kTsPrefilterCases = args['skip-ts-prefilter'] !== true;
 const filters = args.filter ?? [];
 const baselineKinds = new Set((args.baselines ?? 'a,b').split(',').filter((s) => s !== '' && s !== 'none'));
 for (const b of baselineKinds) if (b !== 'a' && b !== 'b') throw new Error(`--baselines: unknown baseline ${JSON.stringify(b)}\n${kUsage}`);
@@ -177,10 +184,10 @@ function ruleSet(name: RuleSetName, rules: readonly RuleDef[]): RuleSet {
   return { name, rules, programs: new Map(backends.map((b) => [b.name, compileProgram(rules, b)])), keywords };
 }
 
-function programOf(set: RuleSet, backend: RegexBackend): Program {
+function programOf(set: RuleSet, backend: RegexBackend, prefilter: BenchPrefilter = 'auto'): Program {
   const p = set.programs.get(backend.name);
   if (p === undefined) throw new Error(`no ${backend.name} program for rule set ${set.name}`);
-  return p;
+  return prefilter === 'js' ? { ...p, newPrefilter: () => p.newPrefilter('js') } : p;
 }
 
 /** The worker's name of a backend (the bench never measures the non-linear v8 reference backend). */
@@ -222,6 +229,8 @@ interface Case {
   bodyKind: string;
   size: string;
   backend: RegexBackend;
+  /** `js`: the TypeScript prefilter even where the native one is built (a secondary case). */
+  prefilter: BenchPrefilter;
 }
 
 /**
@@ -248,6 +257,28 @@ function secondaryCase(c: Case): boolean {
 /** A case of the primary backend measured with another one, named `<case> [<backend>]`. */
 function onBackend(c: Case, backend: RegexBackend): Case {
   return { ...c, name: `${c.name} [${backend.name}]`, backend };
+}
+
+/**
+ * The name a case's engine variant is reported under: the backend, plus `+ts-prefilter` when the
+ * TypeScript prefilter runs in place of the native one (what an install without a C compiler gets).
+ */
+function variantName(c: Case): string {
+  return c.prefilter === 'js' ? `${c.backend.name}+ts-prefilter` : c.backend.name;
+}
+
+/**
+ * Where the native prefilter is built, the primary backend's 1 MB cases of the first rule set are
+ * measured again with the TypeScript prefilter: what the native pass is worth, and what a user
+ * without a compiler gets.
+ */
+function onTsPrefilter(c: Case): Case {
+  return { ...c, name: `${c.name} [${c.backend.name}+ts-prefilter]`, prefilter: 'js' };
+}
+
+/** Secondary variants are measured in this order: the TypeScript prefilter (quick), then each other backend. */
+function variantRank(c: Case): number {
+  return c.prefilter === 'js' ? 0 : 1 + backends.indexOf(c.backend);
 }
 
 /**
@@ -282,7 +313,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
       const name = `${set.name}/${body.name}`;
       if (!selected(name)) continue;
       const [kind, density, size] = body.name.split('/');
-      cases.push({ name, set, body, bodyKind: `${kind}/${density}`, size: size ?? '', backend: primaryBackend });
+      cases.push({ name, set, body, bodyKind: `${kind}/${density}`, size: size ?? '', backend: primaryBackend, prefilter: 'auto' });
     }
     for (const adv of kAdversarialKinds) {
       const name = `${set.name}/adv/${adv}`;
@@ -295,7 +326,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
         adversarial.set(key, body);
       }
       if (body.bytes.length === 0) continue;
-      cases.push({ name, set, body, bodyKind: 'adv', size: '1MB', backend: primaryBackend });
+      cases.push({ name, set, body, bodyKind: 'adv', size: '1MB', backend: primaryBackend, prefilter: 'auto' });
     }
   }
   return cases;
@@ -307,7 +338,7 @@ function buildCases(sets: readonly RuleSet[]): Case[] {
 function caseIdentity(c: Case) {
   return {
     name: c.name,
-    backend: c.backend.name,
+    backend: variantName(c),
     ruleSet: c.set.name,
     body: c.body.name,
     bodyKind: c.bodyKind,
@@ -324,8 +355,8 @@ function caseIdentity(c: Case) {
  */
 async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
   const base = caseIdentity(c);
-  await warmUp(c.set, c.backend, guard);
-  const g = await guard.guardEngine(c.set.name, workerBackend(c.backend), c.body.contentType, c.body.bytes, kEngineGuardMs);
+  await warmUp(c, guard);
+  const g = await guard.guardEngine(c.set.name, workerBackend(c.backend), c.prefilter, c.body.contentType, c.body.bytes, kEngineGuardMs);
   if (g.status === 'timeout') {
     const t = g.budgetMs;
     return { ...base, findings: 0, engine: { p50: t, p99: t, mean: t, samples: 0, mbps: mbps(base.bytes, t), timedOut: true } };
@@ -341,7 +372,7 @@ async function measureEngine(c: Case, guard: BenchWorker): Promise<CaseResult> {
 /** tinybench of the engine on case `c` in this thread (`probeMs`: one scan's time, to plan the samples). */
 function timeInThread(c: Case, probeMs: number): ReturnType<typeof measure> {
   const meta = { contentType: c.body.contentType };
-  const program = programOf(c.set, c.backend);
+  const program = programOf(c.set, c.backend, c.prefilter);
   return measure(c.name, () => scanStream(program, [c.body.bytes], meta), probeMs, kEngineOptions);
 }
 
@@ -370,18 +401,18 @@ const warmed = new Set<string>();
  * which would otherwise carry that one-off cost. Native re2 compiles at `compileProgram`; for it this
  * only warms the code.
  */
-async function warmUp(set: RuleSet, backend: RegexBackend, guard: BenchWorker): Promise<void> {
-  const key = `${set.name}\0${backend.name}`;
+async function warmUp(c: Case, guard: BenchWorker): Promise<void> {
+  const key = `${c.set.name}\0${variantName(c)}`;
   if (warmed.has(key)) return;
   warmed.add(key);
   const t0 = Date.now();
-  const program = programOf(set, backend);
+  const program = programOf(c.set, c.backend, c.prefilter);
   for (const kind of kContentKinds) {
     const body = makeBody(kind, 'dense', '16KB');
-    await guard.guardEngine(set.name, workerBackend(backend), body.contentType, body.bytes, kEngineGuardMs);
+    await guard.guardEngine(c.set.name, workerBackend(c.backend), c.prefilter, body.contentType, body.bytes, kEngineGuardMs);
     await scanStream(program, [body.bytes], { contentType: body.contentType });
   }
-  log(`warm-up  ${set.name} [${backend.name}]: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(`warm-up  ${c.set.name} [${variantName(c)}]: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 async function measureBaseline(host: BenchWorker, c: Case, spec: BaselineSpec | null): Promise<BaselineResult> {
@@ -509,11 +540,12 @@ async function main(): Promise<void> {
 
   // Phase 4: the other backends, on the cases `secondaryCase` picks, in the same priority order.
   // Printed in the natural order of the cases, measured in priority order, one backend after another.
-  const secondaryCases = backends.slice(1).flatMap((b) => cases.filter(secondaryCase).map((c) => onBackend(c, b)));
+  const tsPrefilterCases = nativeStatus().prefilter === 'native' && kTsPrefilterCases ? cases.filter((c) => c.set === sets[0] && c.size === '1MB' && (!quick || c.bodyKind.endsWith('/sparse'))).map(onTsPrefilter) : [];
+  const secondaryCases = [...tsPrefilterCases, ...backends.slice(1).flatMap((b) => cases.filter(secondaryCase).map((c) => onBackend(c, b)))];
   const secondary: CaseResult[] = secondaryCases.map(notMeasured);
   const secondaryOrder = secondaryCases
     .map((c, i) => ({ c, i }))
-    .sort((x, y) => backends.indexOf(x.c.backend) - backends.indexOf(y.c.backend) || priority(x.c, sets) - priority(y.c, sets) || x.i - y.i);
+    .sort((x, y) => variantRank(x.c) - variantRank(y.c) || priority(x.c, sets) - priority(y.c, sets) || x.i - y.i);
   await runEngine(secondaryOrder, secondary, deadlineOf(kShares.secondary));
   // Their ratios to the baselines come from the primary's measurements of the same bodies.
   for (const r of secondary) {
@@ -532,7 +564,7 @@ async function main(): Promise<void> {
 
   console.log('');
   if (cases.length > 0) {
-    console.log(`Engine in-thread, backend ${primaryName} (primary: the goals are evaluated on it):`);
+    console.log(`Engine in-thread, backend ${primaryName}, ${prefilterStatus.prefilter === 'native' ? 'native prefilter' : 'TypeScript prefilter'} (primary: the goals are evaluated on it):`);
     console.log(formatCases(results));
     console.log('');
     console.log('MB/s = 10^6 bytes per second at the median (p50) time per body; ×(a), ×(b) = engine speed / baseline speed (> 1: engine faster).');
@@ -541,7 +573,7 @@ async function main(): Promise<void> {
   }
   if (secondary.length > 0) {
     console.log('');
-    console.log(`Other backends (informational): ×${primaryName} = this backend's speed / ${primaryName}'s on the same case (< 1: slower).`);
+    console.log(`Other backends and the TypeScript prefilter (informational): ×${primaryName} = this variant's speed / ${primaryName}'s on the same case (< 1: slower).`);
     console.log(formatBackendCases(secondary, results, primaryName));
     for (const line of summarizeBackends(secondary, results, primaryName)) console.log(line);
   } else if (backends.length > 1 && cases.length > 0) {
@@ -583,6 +615,7 @@ async function main(): Promise<void> {
       maxSeconds: kMaxSeconds,
       baselines: [...baselineKinds],
       backends: { primary: primaryName, others: backends.slice(1).map((b) => b.name), otherCases: kBackendCases },
+      prefilter: prefilterStatus,
       elapsedSeconds: Math.round(elapsed),
       ruleSets: sets.map((s) => ({ name: s.name, rules: s.rules.length, ids: s.rules.map((r) => r.id) })),
       rssMB: { bodies: Math.round(rssBodies), engine: Math.round(rssEngine), end: Math.round(rssEnd) },

@@ -31,7 +31,10 @@ type Request =
       /** (b) only: past this, the probe stops and extrapolates from the windows timed so far. */
       estimateAfterMs: number;
     }
-  | { type: 'engine'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; contentType: string; body: Uint8Array };
+  | { type: 'engine'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; contentType: string; body: Uint8Array };
+
+/** Which prefilter the engine runs: `auto` (the native pass where it is built) or the TypeScript one. */
+export type BenchPrefilter = 'auto' | 'js';
 
 /** Windows timed / windows in the body, when a (b) time is extrapolated rather than measured. */
 export interface Extrapolated {
@@ -59,8 +62,8 @@ if (!isMainThread && parentPort !== null) {
   const compiled = new Map<string, BaselineRun>();
   // Imported lazily: a baseline-only worker need not load the engine and the rule catalogue.
   const programs = new Map<string, Promise<(contentType: string, body: Uint8Array) => Promise<number>>>();
-  const engineFor = (name: RuleSetName, backendName: EngineBackendName) => {
-    const key = `${name}\0${backendName}`;
+  const engineFor = (name: RuleSetName, backendName: EngineBackendName, prefilter: BenchPrefilter) => {
+    const key = `${name}\0${backendName}\0${prefilter}`;
     let p = programs.get(key);
     if (p === undefined) {
       p = (async () => {
@@ -68,7 +71,8 @@ if (!isMainThread && parentPort !== null) {
         const { selectRules } = await import('../src/rules/index.js');
         const { kFixtureRules } = await import('./fixture-rules.js');
         const rules = name === 'fixture' ? kFixtureRules : selectRules({ allRules: name === 'all' });
-        const program = compileProgram(rules, resolveBackend(backendName));
+        const compiled = compileProgram(rules, resolveBackend(backendName));
+        const program = prefilter === 'js' ? { ...compiled, newPrefilter: () => compiled.newPrefilter('js') } : compiled;
         return async (contentType: string, body: Uint8Array) => (await scanStream(program, [body], { contentType })).findings.length;
       })();
       programs.set(key, p);
@@ -80,7 +84,7 @@ if (!isMainThread && parentPort !== null) {
     void (async () => {
       try {
         if (req.type === 'engine') {
-          const scan = await engineFor(req.ruleSet, req.backend);
+          const scan = await engineFor(req.ruleSet, req.backend, req.prefilter);
           let count = 0;
           const ms = await probe(async () => {
             count = await scan(req.contentType, req.body);
@@ -185,9 +189,9 @@ export class BenchWorker {
   }
 
   /** The engine's first scan of `body` with the named rule set and backend, bounded by `budgetMs`. */
-  async guardEngine(ruleSet: RuleSetName, backend: EngineBackendName, contentType: string, body: Uint8Array, budgetMs: number): Promise<GuardOutcome> {
+  async guardEngine(ruleSet: RuleSetName, backend: EngineBackendName, prefilter: BenchPrefilter, contentType: string, body: Uint8Array, budgetMs: number): Promise<GuardOutcome> {
     // A copy, so the main thread's body stays usable; 1 MiB at most.
-    const req: Request = { type: 'engine', id: this.#nextId++, ruleSet, backend, contentType, body: Uint8Array.from(body) };
+    const req: Request = { type: 'engine', id: this.#nextId++, ruleSet, backend, prefilter, contentType, body: Uint8Array.from(body) };
     const out = await this.#request(req, budgetMs, () => null);
     if (out.kind === 'timeout') return { status: 'timeout', budgetMs };
     if (out.kind === 'error') return { status: 'error', message: out.message };

@@ -407,12 +407,45 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   return r;
 }
 
+/*
+ * utf8Offsets(bytes, base, out) -> code units: for valid UTF-8 `bytes`, the byte offset (plus `base`)
+ * of each UTF-16 code unit it decodes to, as `decodeValidUtf8` in src/engine/text/charset.ts computes
+ * them: a byte that is not a continuation starts a character, and a 4-byte sequence is two units that
+ * both start there. `out` must hold one entry per code unit; the end offset is the caller's.
+ */
+static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
+  size_t argc = 3; napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *b; size_t len;
+  if (argc < 3 || !get_bytes(env, argv[0], &b, &len)) return NULL;
+  int32_t base;
+  if (napi_get_value_int32(env, argv[1], &base) != napi_ok) { throw_type(env, "base must be an integer"); return NULL; }
+  bool is_ta = false;
+  napi_is_typedarray(env, argv[2], &is_ta);
+  if (!is_ta) { throw_type(env, "expected an Int32Array"); return NULL; }
+  napi_typedarray_type type; size_t cap; int32_t *out; napi_value ab; size_t off;
+  napi_get_typedarray_info(env, argv[2], &type, &cap, (void **)&out, &ab, &off);
+  if (type != napi_int32_array) { throw_type(env, "expected an Int32Array"); return NULL; }
+  size_t n = 0;
+  for (size_t j = 0; j < len; j++) {
+    const uint8_t x = b[j];
+    if ((x & 0xc0) == 0x80) continue;
+    if (n >= cap || (x >= 0xf0 && n + 1 >= cap)) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
+    out[n++] = base + (int32_t)j;
+    if (x >= 0xf0) out[n++] = base + (int32_t)j;
+  }
+  napi_value r;
+  napi_create_int32(env, (int32_t)n, &r);
+  return r;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     { "tables", NULL, create_tables, NULL, NULL, NULL, napi_default, NULL },
     { "state", NULL, create_state, NULL, NULL, NULL, napi_default, NULL },
     { "scan", NULL, scan, NULL, NULL, NULL, napi_default, NULL },
     { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
+    { "utf8Offsets", NULL, utf8_offsets, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

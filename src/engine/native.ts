@@ -1,5 +1,6 @@
 /**
- * The optional native half of the engine: `native/prefilter.c`, built by `npm ci` through node-gyp
+ * The optional native half of the engine: `native/prefilter.c` (the prefilter pass, and the UTF-8
+ * decoder's per-character offsets), built by `npm ci` through node-gyp
  * (see scripts/build-native.mjs). When it is missing (no compiler where leakscan was installed) or
  * turned off with `LEAKSCAN_PREFILTER=js`, the engine runs the TypeScript prefilter, which gives the
  * same events (the conformance suite runs both); only speed differs.
@@ -11,6 +12,8 @@ export interface NativeBinding {
   state(tables: object): object;
   scan(state: object, cols: Uint8Array, from: number, to: number, out: Float64Array, meta: Float64Array): number;
   finish(state: object, out: Float64Array, meta: Float64Array): number;
+  /** Per UTF-16 code unit of valid UTF-8 `bytes`, the offset (+ base) of its first byte; returns the count. */
+  utf8Offsets(bytes: Uint8Array, base: number, out: Int32Array): number;
 }
 
 /** The flat tables the native pass copies (field names as in `PrefilterTables`). */

@@ -5,6 +5,7 @@ import { allRuleDefs } from '../../src/rules/index.js';
 import { compileProgram, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
 import { nativeBinding } from '../../src/engine/native.js';
 import { PrefilterTables, columnsOf, newTriggerPass, type TriggerPass } from '../../src/engine/prefilter.js';
+import { utf8OffsetsJs } from '../../src/engine/text/charset.js';
 import { prefilterImpls } from './helpers.js';
 
 /**
@@ -95,6 +96,24 @@ describe.skipIf(!native)('native prefilter conformance', () => {
       expect(a.findings.length).toBeGreaterThan(10);
       expect(b.findings).toEqual(a.findings);
     }
+  });
+
+  it('computes the UTF-8 decoder\'s per-character offsets exactly as the TypeScript loop does', () => {
+    const binding = nativeBinding()!;
+    const rng = new Rng(7);
+    const pieces = ['a', 'Z', '0', ' ', 'é', 'ß', '€', '中', '😀', '𝔸', '\u212a', '\n'];
+    for (let round = 0; round < 200; round++) {
+      let text = '';
+      for (let k = rng.int(0, 300); k > 0; k--) text += rng.pick(pieces);
+      const bytes = Buffer.from(text, 'utf8');
+      const base = rng.int(0, 1 << 20);
+      const js = new Int32Array(text.length + 1);
+      const nat = new Int32Array(text.length + 1);
+      expect(utf8OffsetsJs(bytes, base, js)).toBe(text.length);
+      expect(binding.utf8Offsets(bytes, base, nat)).toBe(text.length);
+      expect(nat).toEqual(js);
+    }
+    expect(() => binding.utf8Offsets(Buffer.from('😀'), 0, new Int32Array(1))).toThrow(/too small/);
   });
 
   it('refuses bad arguments with a clear error instead of reading out of bounds', () => {

@@ -78,13 +78,17 @@ class StagedDecoder implements EscapeDecoder {
 
     const out = new SegmentBuilder(n, this.#offsets);
     let copied = 0;
-    let i = Math.min(firstBs === -1 ? n : firstBs, firstAmp === -1 ? n : firstAmp);
-    while (i < n) {
+    // The next `\` and `&` at or after i (-1: none left): found by indexOf, which skips the plain
+    // text between escapes far faster than a loop over its characters.
+    let nextBs = firstBs;
+    let nextAmp = firstAmp;
+    let i = 0;
+    for (;;) {
+      if (nextBs !== -1 && nextBs < i) nextBs = t.indexOf('\\', i);
+      if (nextAmp !== -1 && nextAmp < i) nextAmp = t.indexOf('&', i);
+      i = Math.min(nextBs === -1 ? n : nextBs, nextAmp === -1 ? n : nextAmp);
+      if (i >= n) break;
       const c = t.charCodeAt(i);
-      if (c !== 92 && c !== 38) {
-        i++;
-        continue;
-      }
       // An escape that may continue in the next chunk waits for it (decided on the longest form).
       if (!final && n - i < kMaxEscape && this.#mayBeIncomplete(t, i)) {
         out.copy(seg, copied, i);
