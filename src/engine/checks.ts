@@ -38,6 +38,12 @@ export function afterCodePoint(text: string, i: number): number {
   return d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
 }
 
+const kNonAsciiChar = /[^\x00-\x7f]/;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 function classTest(body: string | undefined): ((code: number) => boolean) | null {
   const cls = body ?? kDefaultBoundary;
   if (cls === '') return null;
@@ -52,11 +58,17 @@ export function compileChecks(rule: RuleDef): MatchChecks {
   const right = classTest(rule.boundary?.right);
   const ctx = rule.context;
   const ctxWords = ctx?.words.map((w) => w.toLowerCase()) ?? [];
+  const ctxAny = ctxWords.length === 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');
   const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
   const { minEntropy, validate } = rule;
   return {
     mayMatch(window) {
-      if (ctxWords.length === 0) return true;
+      if (ctxAny === null) return true;
+      // One case-insensitive search, no lower-cased copy of the window. On ASCII text it answers
+      // exactly as `toLowerCase().includes` does; elsewhere case folding and `toLowerCase` can differ
+      // (U+0130 lower-cases to two characters), so a miss there is checked the exact way.
+      if (ctxAny.test(window)) return true;
+      if (!kNonAsciiChar.test(window)) return false;
       const lower = window.toLowerCase();
       return ctxWords.some((w) => lower.includes(w));
     },

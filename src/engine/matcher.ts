@@ -63,7 +63,7 @@ interface RuleArrays {
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
 
-function ruleArraysOf(program: Program): RuleArrays {
+export function ruleArraysOf(program: Program): RuleArrays {
   let per = kRuleArrays.get(program);
   if (per === undefined) {
     per = {
