@@ -81,6 +81,19 @@ static void state_finalize(napi_env env, void *data, void *hint) {
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
 
+/* Type tags: a tables handle passed where a state is expected (or any other external) is refused. */
+static const napi_type_tag kTablesTag = { 0x6c65616b7363616eULL, 0x7461626c65730001ULL };
+static const napi_type_tag kStateTag = { 0x6c65616b7363616eULL, 0x7374617465000001ULL };
+
+/* The C object behind a handle made by this module with `tag`, or NULL. */
+static void *unwrap(napi_env env, napi_value v, const napi_type_tag *tag) {
+  bool ok = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, v, tag, &ok) != napi_ok || !ok) return NULL;
+  if (napi_get_value_external(env, v, &data) != napi_ok) return NULL;
+  return data;
+}
+
 static int throw_type(napi_env env, const char *msg) { napi_throw_type_error(env, "LS_NATIVE_ARGS", msg); return 0; }
 
 /* Copies a typed array property of `obj` (of the expected element type) into fresh memory. */
@@ -108,24 +121,23 @@ static int get_int(napi_env env, napi_value obj, const char *name, int32_t *out)
   return 1;
 }
 
-static int get_bytes(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+/* A typed array argument of element type `want` (`what` names it in the error): its data and length. */
+static int get_typed(napi_env env, napi_value v, napi_typedarray_type want, const char *what, void **data, size_t *len) {
   bool is_ta = false;
   napi_is_typedarray(env, v, &is_ta);
-  if (!is_ta) return throw_type(env, "expected a Uint8Array");
-  napi_typedarray_type type; napi_value ab; size_t off;
-  napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off);
-  if (type != napi_uint8_array) return throw_type(env, "expected a Uint8Array");
+  napi_typedarray_type type = napi_int8_array;
+  napi_value ab; size_t off;
+  if (is_ta) napi_get_typedarray_info(env, v, &type, len, data, &ab, &off);
+  if (!is_ta || type != want) return throw_type(env, what);
   return 1;
 }
 
+static int get_bytes(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  return get_typed(env, v, napi_uint8_array, "expected a Uint8Array", (void **)data, len);
+}
+
 static int get_f64(napi_env env, napi_value v, double **data, size_t *len) {
-  bool is_ta = false;
-  napi_is_typedarray(env, v, &is_ta);
-  if (!is_ta) return throw_type(env, "expected a Float64Array");
-  napi_typedarray_type type; napi_value ab; size_t off;
-  napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off);
-  if (type != napi_float64_array) return throw_type(env, "expected a Float64Array");
-  return 1;
+  return get_typed(env, v, napi_float64_array, "expected a Float64Array", (void **)data, len);
 }
 
 /* ---- tables(spec) -> external ---------------------------------------------------------------- */
@@ -193,6 +205,7 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   t->max_events_per_char = max_out + t->n_digit + max_tok_rules;
   napi_value ext;
   napi_create_external(env, t, tables_finalize, NULL, &ext);
+  napi_type_tag_object(env, ext, &kTablesTag);
   return ext;
 }
 
@@ -202,7 +215,7 @@ static napi_value create_state(napi_env env, napi_callback_info info) {
   size_t argc = 1; napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   tables_t *t = NULL;
-  if (argc < 1 || napi_get_value_external(env, argv[0], (void **)&t) != napi_ok || t == NULL) { throw_type(env, "state(tables)"); return NULL; }
+  if (argc < 1 || (t = (tables_t *)unwrap(env, argv[0], &kTablesTag)) == NULL) { throw_type(env, "state(tables): expected a tables handle"); return NULL; }
   state_t *s = (state_t *)calloc(1, sizeof(state_t));
   if (s != NULL) {
     s->fired = (uint32_t *)calloc((size_t)t->n_digit + 1, sizeof(uint32_t));
@@ -219,6 +232,7 @@ static napi_value create_state(napi_env env, napi_callback_info info) {
   s->tok_start = -1;
   napi_value ext;
   napi_create_external(env, s, state_finalize, NULL, &ext);
+  napi_type_tag_object(env, ext, &kStateTag);
   return ext;
 }
 
@@ -293,7 +307,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   size_t argc = 6; napi_value argv[6];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   state_t *s = NULL;
-  if (argc < 6 || napi_get_value_external(env, argv[0], (void **)&s) != napi_ok || s == NULL) { throw_type(env, "scan(state, cols, from, to, out, meta)"); return NULL; }
+  if (argc < 6 || (s = (state_t *)unwrap(env, argv[0], &kStateTag)) == NULL) { throw_type(env, "scan(state, cols, from, to, out, meta): expected a state handle"); return NULL; }
   uint8_t *cols; size_t ncols; double *out; size_t nout; double *meta; size_t nmeta;
   int32_t from, to;
   if (!get_bytes(env, argv[1], &cols, &ncols)) return NULL;
@@ -388,7 +402,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   state_t *s = NULL;
   double *out; size_t nout; double *meta; size_t nmeta;
-  if (argc < 3 || napi_get_value_external(env, argv[0], (void **)&s) != napi_ok || s == NULL) { throw_type(env, "finish(state, out, meta)"); return NULL; }
+  if (argc < 3 || (s = (state_t *)unwrap(env, argv[0], &kStateTag)) == NULL) { throw_type(env, "finish(state, out, meta): expected a state handle"); return NULL; }
   if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], &meta, &nmeta)) return NULL;
   tables_t *t = s->t;
   if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
@@ -420,12 +434,8 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   if (argc < 3 || !get_bytes(env, argv[0], &b, &len)) return NULL;
   int32_t base;
   if (napi_get_value_int32(env, argv[1], &base) != napi_ok) { throw_type(env, "base must be an integer"); return NULL; }
-  bool is_ta = false;
-  napi_is_typedarray(env, argv[2], &is_ta);
-  if (!is_ta) { throw_type(env, "expected an Int32Array"); return NULL; }
-  napi_typedarray_type type; size_t cap; int32_t *out; napi_value ab; size_t off;
-  napi_get_typedarray_info(env, argv[2], &type, &cap, (void **)&out, &ab, &off);
-  if (type != napi_int32_array) { throw_type(env, "expected an Int32Array"); return NULL; }
+  size_t cap; int32_t *out;
+  if (!get_typed(env, argv[2], napi_int32_array, "expected an Int32Array", (void **)&out, &cap)) return NULL;
   size_t n = 0;
   for (size_t j = 0; j < len; j++) {
     const uint8_t x = b[j];

@@ -126,6 +126,10 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(() => binding.scan(state, cols, 0, 10, new Float64Array(3), meta)).toThrow(/event buffer too small/);
     expect(() => binding.scan(state, 'text' as unknown as Uint8Array, 0, 1, new Float64Array(30000), meta)).toThrow(TypeError);
     expect(() => binding.scan({}, cols, 0, 1, new Float64Array(30000), meta)).toThrow(TypeError);
+    // A handle of the wrong kind is refused, not reinterpreted.
+    expect(() => binding.scan(tables.nativeTables(binding), cols, 0, 1, new Float64Array(30000), meta)).toThrow(/expected a state handle/);
+    expect(() => binding.state(state)).toThrow(/expected a tables handle/);
+    expect(() => binding.finish(tables.nativeTables(binding), new Float64Array(30000), meta)).toThrow(/expected a state handle/);
     expect(() => binding.tables({} as never)).toThrow(TypeError);
   });
 });
