@@ -67,12 +67,12 @@ if (!isMainThread && parentPort !== null) {
     let p = programs.get(key);
     if (p === undefined) {
       p = (async () => {
-        const { compileProgram, resolveBackend, scanStream } = await import('../src/engine/index.js');
+        const { compileProgram, resolveBackend, scanStream, withPrefilter } = await import('../src/engine/index.js');
         const { selectRules } = await import('../src/rules/index.js');
         const { kFixtureRules } = await import('./fixture-rules.js');
         const rules = name === 'fixture' ? kFixtureRules : selectRules({ allRules: name === 'all' });
         const compiled = compileProgram(rules, resolveBackend(backendName));
-        const program = prefilter === 'js' ? { ...compiled, newPrefilter: () => compiled.newPrefilter('js') } : compiled;
+        const program = prefilter === 'js' ? withPrefilter(compiled, 'js') : compiled;
         return async (contentType: string, body: Uint8Array) => (await scanStream(program, [body], { contentType })).findings.length;
       })();
       programs.set(key, p);

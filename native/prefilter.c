@@ -114,6 +114,18 @@ static void *copy_array(napi_env env, napi_value obj, const char *name, napi_typ
   return copy;
 }
 
+/*
+ * The handle `argv[0]` of an entry point taking `want` arguments (all read into `argv`), made by this
+ * module with `tag`; NULL, with a TypeError quoting `usage`, when it is missing or of another kind.
+ */
+static void *handle_arg(napi_env env, napi_callback_info info, size_t want, napi_value *argv, const napi_type_tag *tag, const char *usage) {
+  size_t argc = want;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  void *h = argc < want ? NULL : unwrap(env, argv[0], tag);
+  if (h == NULL) throw_type(env, usage);
+  return h;
+}
+
 static int get_int(napi_env env, napi_value obj, const char *name, int32_t *out) {
   napi_value v;
   if (napi_get_named_property(env, obj, name, &v) != napi_ok) return 0;
@@ -212,10 +224,9 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
 /* ---- state(tables) -> external --------------------------------------------------------------- */
 
 static napi_value create_state(napi_env env, napi_callback_info info) {
-  size_t argc = 1; napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  tables_t *t = NULL;
-  if (argc < 1 || (t = (tables_t *)unwrap(env, argv[0], &kTablesTag)) == NULL) { throw_type(env, "state(tables): expected a tables handle"); return NULL; }
+  napi_value argv[1];
+  tables_t *t = (tables_t *)handle_arg(env, info, 1, argv, &kTablesTag, "state(tables): expected a tables handle");
+  if (t == NULL) return NULL;
   state_t *s = (state_t *)calloc(1, sizeof(state_t));
   if (s != NULL) {
     s->fired = (uint32_t *)calloc((size_t)t->n_digit + 1, sizeof(uint32_t));
@@ -304,10 +315,9 @@ static int64_t min_future_start(state_t *s) {
  * earlier when `out` is full), meta[1] = the earliest start any later event can have.
  */
 static napi_value scan(napi_env env, napi_callback_info info) {
-  size_t argc = 6; napi_value argv[6];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  state_t *s = NULL;
-  if (argc < 6 || (s = (state_t *)unwrap(env, argv[0], &kStateTag)) == NULL) { throw_type(env, "scan(state, cols, from, to, out, meta): expected a state handle"); return NULL; }
+  napi_value argv[6];
+  state_t *s = (state_t *)handle_arg(env, info, 6, argv, &kStateTag, "scan(state, cols, from, to, out, meta): expected a state handle");
+  if (s == NULL) return NULL;
   uint8_t *cols; size_t ncols; double *out; size_t nout; double *meta; size_t nmeta;
   int32_t from, to;
   if (!get_bytes(env, argv[1], &cols, &ncols)) return NULL;
@@ -398,11 +408,10 @@ static napi_value scan(napi_env env, napi_callback_info info) {
 
 /* finish(state, out, meta) -> events written: the run and token in progress. */
 static napi_value finish(napi_env env, napi_callback_info info) {
-  size_t argc = 3; napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  state_t *s = NULL;
+  napi_value argv[3];
   double *out; size_t nout; double *meta; size_t nmeta;
-  if (argc < 3 || (s = (state_t *)unwrap(env, argv[0], &kStateTag)) == NULL) { throw_type(env, "finish(state, out, meta): expected a state handle"); return NULL; }
+  state_t *s = (state_t *)handle_arg(env, info, 3, argv, &kStateTag, "finish(state, out, meta): expected a state handle");
+  if (s == NULL) return NULL;
   if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], &meta, &nmeta)) return NULL;
   tables_t *t = s->t;
   if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
@@ -432,8 +441,8 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint8_t *b; size_t len;
   if (argc < 3 || !get_bytes(env, argv[0], &b, &len)) return NULL;
-  int32_t base;
-  if (napi_get_value_int32(env, argv[1], &base) != napi_ok) { throw_type(env, "base must be an integer"); return NULL; }
+  int64_t base;
+  if (napi_get_value_int64(env, argv[1], &base) != napi_ok) { throw_type(env, "base must be an integer"); return NULL; }
   size_t cap; int32_t *out;
   if (!get_typed(env, argv[2], napi_int32_array, "expected an Int32Array", (void **)&out, &cap)) return NULL;
   size_t n = 0;
@@ -441,8 +450,10 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
     const uint8_t x = b[j];
     if ((x & 0xc0) == 0x80) continue;
     if (n >= cap || (x >= 0xf0 && n + 1 >= cap)) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
-    out[n++] = base + (int32_t)j;
-    if (x >= 0xf0) out[n++] = base + (int32_t)j;
+    /* Stored as an Int32Array stores a number (ToInt32), so this agrees with the TypeScript loop. */
+    const int32_t at = (int32_t)(uint32_t)(base + (int64_t)j);
+    out[n++] = at;
+    if (x >= 0xf0) out[n++] = at;
   }
   napi_value r;
   napi_create_int32(env, (int32_t)n, &r);

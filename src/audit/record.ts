@@ -108,17 +108,6 @@ function checkWith(r: EpochRecord, key: VerifyingKey): boolean {
 }
 
 /**
- * Verifies a record (as fetched from B1 or B2) against the keys of `GET /info`. A key is a candidate
- * when its key id matches `key_id` (if the record has one) and its `not_before` is not after the
- * record's timestamp; weak or malformed keys are never used. Give `expect` to also pin what the caller
- * asked for, so a log cannot answer with another namespace's or epoch's valid record.
- * @example
- * const info = await client.info();
- * const record = await client.record('log1.example.com', 7);
- * const r = verifyRecord(record, info.keys, { namespace: 'log1.example.com', epoch: 7 });
- * if (!r.valid) throw new Error(r.reason);
- */
-/**
  * Published keys, screened and parsed once: a log's few keys are checked against every record it
  * verifies (`leakscan verify` walks every epoch), and the screening is the costly part. Bounded.
  */
@@ -138,6 +127,17 @@ function screenedKey(hex: string, raw: Uint8Array): VerifyingKey | null {
   return key;
 }
 
+/**
+ * Verifies a record (as fetched from B1 or B2) against the keys of `GET /info`. A key is a candidate
+ * when its key id matches `key_id` (if the record has one) and its `not_before` is not after the
+ * record's timestamp; weak or malformed keys are never used. Give `expect` to also pin what the caller
+ * asked for, so a log cannot answer with another namespace's or epoch's valid record.
+ * @example
+ * const info = await client.info();
+ * const record = await client.record('log1.example.com', 7);
+ * const r = verifyRecord(record, info.keys, { namespace: 'log1.example.com', epoch: 7 });
+ * if (!r.valid) throw new Error(r.reason);
+ */
 export function verifyRecord(
   record: unknown,
   keys: readonly KeyInfo[] | AuditorInfo,

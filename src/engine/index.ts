@@ -2,7 +2,7 @@
  * The detection engine: decoded text → prefilter → windowed RE2 confirmation → checks → redacted
  * findings. Everything here runs in one thread; src/pool/ spreads it over workers.
  */
-export { compileProgram, type Program, type CompiledRule } from './program.js';
+export { compileProgram, withPrefilter, type Program, type CompiledRule } from './program.js';
 export { scanStream, bodyBytes, iterateBody, type ScanLimits } from './stream.js';
 export { BodyScanner, kMaxScanBytes } from './body.js';
 export { resolveBackend, re2WasmBackend, re2NativeBackend, nativeRe2Available, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';

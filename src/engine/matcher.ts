@@ -4,7 +4,7 @@ import { afterCodePoint } from './checks.js';
 import { columnByte, type TriggerPass } from './prefilter.js';
 import type { Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
-import type { Segment } from './text/segment.js';
+import { copyOffsets, type Segment } from './text/segment.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -203,8 +203,7 @@ export class Matcher {
         for (let i = 0; i <= keep; i++) this.#off[i] = this.#linear + i;
         this.#linear = -1;
       }
-      if (seg.offsets === null) for (let i = 0; i <= t.length; i++) this.#off[keep + i] = seg.base + i;
-      else this.#off.set(seg.offsets, keep);
+      copyOffsets(seg, 0, t.length + 1, this.#off, keep);
     }
     this.#bytes.write(t, keep, 'latin1');
     this.#buf = keep === 0 ? t : this.#buf + t;

@@ -65,8 +65,11 @@ export function columnsOf(text: string): Uint8Array {
 /** A digit run longer than this is reported in pieces, so no window grows with a hostile body. */
 export const kMaxRunSpan = 256;
 
-/** The immutable tables of a prefilter, built once per program and shared by every scan. */
-export class PrefilterTables {
+/**
+ * The immutable tables of a prefilter, built once per program and shared by every scan: the
+ * TypeScript pass reads them, and the native pass gets a copy of the same fields (`NativeTablesSpec`).
+ */
+export class PrefilterTables implements NativeTablesSpec {
   /** Transition table, one row of 128 columns per state (16-bit while the states fit: half the cache). */
   readonly delta: Uint16Array | Int32Array;
   readonly depth: Int32Array;
@@ -87,8 +90,14 @@ export class PrefilterTables {
   readonly sepBit = new Uint8Array(kCols);
   readonly setMasks: Uint8Array;
   readonly maxTokenLen: number;
-  /** Per token length, the token rules whose length range holds it (most lengths have none). */
-  readonly tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
+  /**
+   * Per token length `len`, the token rules whose length range holds it are entries
+   * `tokFrom[len] .. tokFrom[len + 1]` (most lengths have none) of `tokRule` (rule index) and
+   * `tokFlags` (bit 0: needs a digit, bit 1: needs a letter).
+   */
+  readonly tokFrom: Int32Array;
+  readonly tokRule: Int32Array;
+  readonly tokFlags: Uint8Array;
   /** Fewest digits any digit rule needs: shorter runs (most of them) are dropped at once. */
   readonly minDigits: number;
   /** Per separator set, the fewest digits one of its rules needs. */
@@ -204,8 +213,13 @@ export class PrefilterTables {
     this.setFrom = new Int32Array(sets.length + 1);
     setRules.forEach((idx, j) => (this.setFrom[j + 1] = this.setFrom[j]! + idx.length));
     this.maxTokenLen = spec.tokens.reduce((m, t) => Math.max(m, t.max), 0);
-    this.tokenByLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
-    this.minDigits = digitRules.reduce((m, d) => Math.min(m, d.min), Number.MAX_SAFE_INTEGER);
+    const byLen = Array.from({ length: this.maxTokenLen + 1 }, (_, len) => spec.tokens.filter((t) => len >= t.min && len <= t.max));
+    this.tokFrom = new Int32Array(this.maxTokenLen + 2);
+    byLen.forEach((ts, len) => (this.tokFrom[len + 1] = this.tokFrom[len]! + ts.length));
+    this.tokRule = Int32Array.from(byLen.flat(), (t) => t.rule);
+    this.tokFlags = Uint8Array.from(byLen.flat(), (t) => (t.needsDigit ? 1 : 0) | (t.needsLetter ? 2 : 0));
+    // No run has that many digits (runs are cut at kMaxRunSpan); an int32, as the native pass takes it.
+    this.minDigits = digitRules.reduce((m, d) => Math.min(m, d.min), 0x7fffffff);
     this.setMin = Int32Array.from(setRules, (idx) => idx.reduce((m, i) => Math.min(m, digitRules[i]!.min), 0x7fffffff));
   }
 
@@ -213,33 +227,7 @@ export class PrefilterTables {
 
   /** These tables copied into the native pass (once per program and thread). */
   nativeTables(binding: NativeBinding): object {
-    if (this.#native !== undefined) return this.#native;
-    const tokFrom = new Int32Array(this.maxTokenLen + 2);
-    const flat = this.tokenByLen.flat();
-    this.tokenByLen.forEach((ts, len) => (tokFrom[len + 1] = tokFrom[len]! + ts.length));
-    const spec: NativeTablesSpec = {
-      delta: this.delta,
-      firstOut: this.firstOut,
-      depth: this.depth,
-      outStart: this.outStart,
-      outRule: this.outRule,
-      outLen: this.outLen,
-      cls: this.cls,
-      sepBit: this.sepBit,
-      setMasks: this.setMasks,
-      setMin: this.setMin,
-      setFrom: this.setFrom,
-      setIdx: this.setIdx,
-      digitRule: this.digitRule,
-      digitMin: this.digitMin,
-      digitMax: this.digitMax,
-      minDigits: Math.min(this.minDigits, 0x7fffffff),
-      maxTokenLen: this.maxTokenLen,
-      tokFrom,
-      tokRule: Int32Array.from(flat, (t) => t.rule),
-      tokFlags: Uint8Array.from(flat, (t) => (t.needsDigit ? 1 : 0) | (t.needsLetter ? 2 : 0)),
-    };
-    return (this.#native = binding.tables(spec));
+    return (this.#native ??= binding.tables(this));
   }
 }
 
@@ -265,20 +253,17 @@ export class NativePrefilter implements TriggerPass {
   }
 
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void {
-    const out = nativeOut;
-    for (let i = from; ; ) {
-      const n = this.#binding.scan(this.#state, cols, i, to, out, nativeMeta);
-      i = nativeMeta[0]!;
-      this.#minFuture = nativeMeta[1]!;
-      for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
-      if (i >= to) return;
-    }
+    for (let i = from; i < to; i = nativeMeta[0]!) this.#dispatch(this.#binding.scan(this.#state, cols, i, to, nativeOut, nativeMeta), emit);
   }
 
   finish(emit: EmitCandidate): void {
-    const out = nativeOut;
-    const n = this.#binding.finish(this.#state, out, nativeMeta);
+    this.#dispatch(this.#binding.finish(this.#state, nativeOut, nativeMeta), emit);
+  }
+
+  /** Hands the `n` events the last native call wrote to `emit`, in order. */
+  #dispatch(n: number, emit: EmitCandidate): void {
     this.#minFuture = nativeMeta[1]!;
+    const out = nativeOut;
     for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
   }
 }
@@ -294,33 +279,15 @@ export function newTriggerPass(t: PrefilterTables, impl: PrefilterChoice = 'auto
 }
 
 export class Prefilter implements TriggerPass {
-  readonly #delta: Uint16Array | Int32Array;
-  readonly #depth: Int32Array;
-  readonly #outStart: Int32Array;
-  readonly #outRule: Int32Array;
-  readonly #outLen: Int32Array;
-  readonly #firstOut: number;
-  readonly #cls: Uint8Array;
-  /** The digit rules and their separator sets: see `PrefilterTables`. */
-  readonly #setFrom: Int32Array;
-  readonly #setIdx: Int32Array;
-  readonly #dMin: Int32Array;
-  readonly #dMax: Float64Array;
-  readonly #dRule: Int32Array;
+  readonly #t: PrefilterTables;
   /** Per digit rule: the generation (run) in which it last fired, so each run reports it once. */
   readonly #fired: Uint32Array;
   #gen = 0;
-  readonly #sepBit: Uint8Array;
-  readonly #setMasks: Uint8Array;
-  readonly #setMin: Int32Array;
-  readonly #minDigits: number;
   /**
    * Per separator set: the run's digit count when the set's current sub-run began (its length is
    * then `runDigits - subStart[j]`), so a digit costs nothing per set.
    */
   readonly #subStart: Int32Array;
-  readonly #maxTokenLen: number;
-  readonly #tokenByLen: Array<PrefilterSpec['tokens'][number][]>;
 
   // Streaming state.
   #st = 0;
@@ -343,39 +310,17 @@ export class Prefilter implements TriggerPass {
   #tokLetter = false;
 
   constructor(t: PrefilterTables) {
-    this.#delta = t.delta;
-    this.#depth = t.depth;
-    this.#outStart = t.outStart;
-    this.#outRule = t.outRule;
-    this.#outLen = t.outLen;
-    this.#firstOut = t.firstOut;
-    this.#cls = t.cls;
-    this.#sepBit = t.sepBit;
-    this.#setMasks = t.setMasks;
-    this.#setMin = t.setMin;
-    this.#minDigits = t.minDigits;
-    this.#subStart = new Int32Array(t.setMasks.length);
-    this.#setFrom = t.setFrom;
-    this.#setIdx = t.setIdx;
-    this.#dMin = t.digitMin;
-    this.#dMax = t.digitMax;
-    this.#dRule = t.digitRule;
+    this.#t = t;
     this.#fired = new Uint32Array(t.digitRule.length);
-    this.#maxTokenLen = t.maxTokenLen;
-    this.#tokenByLen = t.tokenByLen;
+    this.#subStart = new Int32Array(t.setMasks.length);
   }
 
   /** No trigger reported in the future can start before this position. */
   minFutureStart(): number {
-    let m = this.#pos - this.#depth[this.#st]!;
+    let m = this.#pos - this.#t.depth[this.#st]!;
     if (this.#runStart >= 0 && this.#runStart < m) m = this.#runStart;
     if (this.#tokStart >= 0 && this.#tokStart < m) m = this.#tokStart;
     return m;
-  }
-
-  /** Scans the next piece of text, given as a string, reporting every trigger to `emit`. */
-  scanText(text: string, emit: EmitCandidate): void {
-    this.scan(columnsOf(text), 0, text.length, emit);
   }
 
   /**
@@ -386,13 +331,14 @@ export class Prefilter implements TriggerPass {
     // The hot loop: all state in locals, one table lookup per tracker per character, calls only on
     // events (a keyword ends, a long enough run or token ends). Written out by hand because this loop
     // is the engine's floor on throughput.
-    const delta = this.#delta;
-    const firstOut = this.#firstOut;
-    const cls = this.#cls;
-    const tokenByLen = this.#tokenByLen;
-    const maxTok = this.#maxTokenLen;
-    const minDigits = this.#minDigits;
-    const sepBit = this.#sepBit;
+    const t = this.#t;
+    const delta = t.delta;
+    const firstOut = t.firstOut;
+    const cls = t.cls;
+    const tokFrom = t.tokFrom;
+    const maxTok = t.maxTokenLen;
+    const minDigits = t.minDigits;
+    const sepBit = t.sepBit;
     const sepAt = this.#sepAt;
     const sepBits = this.#sepBits;
     // The global position of cols[i] is `off + i`.
@@ -453,7 +399,7 @@ export class Prefilter implements TriggerPass {
       // Neither letter nor digit: ends a token (a separator too)…
       if (tokStart >= 0) {
         const len = off + i - tokStart;
-        if (len <= maxTok && tokenByLen[len]!.length > 0) this.#endToken(tokStart, off + i, tokDigit, tokLetter, emit);
+        if (len <= maxTok && tokFrom[len + 1]! > tokFrom[len]!) this.#endToken(tokStart, off + i, tokDigit, tokLetter, emit);
         tokStart = -1;
       }
       if (runStart < 0) continue;
@@ -486,22 +432,22 @@ export class Prefilter implements TriggerPass {
     this.#runStart = -1;
     if (this.#tokStart >= 0) {
       const len = this.#pos - this.#tokStart;
-      if (len <= this.#maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emit);
+      if (len <= this.#t.maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emit);
     }
     this.#tokStart = -1;
   }
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
-    for (let j = this.#outStart[st]!; j < this.#outStart[st + 1]!; j++) {
-      emit(this.#outRule[j]!, end - this.#outLen[j]!, end);
-    }
+    const t = this.#t;
+    for (let j = t.outStart[st]!; j < t.outStart[st + 1]!; j++) emit(t.outRule[j]!, end - t.outLen[j]!, end);
   }
 
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
     if (e <= s) return;
+    const t = this.#t;
     if (this.#runPiece) {
       // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
-      for (const rule of this.#dRule) emit(rule, s, e);
+      for (const rule of t.digitRule) emit(rule, s, e);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set
@@ -511,8 +457,8 @@ export class Prefilter implements TriggerPass {
     const sub = this.#subStart;
     const sets = sub.length;
     for (let j = 0; j < sets; j++) sub[j] = 0;
-    const masks = this.#setMasks;
-    const setMin = this.#setMin;
+    const masks = t.setMasks;
+    const setMin = t.setMin;
     for (let k = 0; k < this.#seps; k++) {
       const at = this.#sepAt[k]!;
       const bit = this.#sepBits[k]!;
@@ -527,27 +473,29 @@ export class Prefilter implements TriggerPass {
 
   /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
   #endSubRun(j: number, c: number, s: number, e: number, emit: EmitCandidate): void {
+    const t = this.#t;
     const fired = this.#fired;
     const gen = this.#gen;
-    const idx = this.#setIdx;
-    const dMin = this.#dMin;
-    const dMax = this.#dMax;
+    const idx = t.setIdx;
     // A set's rules are in ascending minimum order.
-    for (let k = this.#setFrom[j]!, to = this.#setFrom[j + 1]!; k < to; k++) {
+    for (let k = t.setFrom[j]!, to = t.setFrom[j + 1]!; k < to; k++) {
       const i = idx[k]!;
-      if (dMin[i]! > c) break;
-      if (c <= dMax[i]! && fired[i] !== gen) {
+      if (t.digitMin[i]! > c) break;
+      if (c <= t.digitMax[i]! && fired[i] !== gen) {
         fired[i] = gen;
-        emit(this.#dRule[i]!, s, e);
+        emit(t.digitRule[i]!, s, e);
       }
     }
   }
 
   #endToken(s: number, end: number, hasDigit: boolean, hasLetter: boolean, emit: EmitCandidate): void {
-    for (const t of this.#tokenByLen[end - s]!) {
-      if (t.needsDigit && !hasDigit) continue;
-      if (t.needsLetter && !hasLetter) continue;
-      emit(t.rule, s, end);
+    const t = this.#t;
+    const len = end - s;
+    for (let k = t.tokFrom[len]!, to = t.tokFrom[len + 1]!; k < to; k++) {
+      const f = t.tokFlags[k]!;
+      if ((f & 1) !== 0 && !hasDigit) continue;
+      if ((f & 2) !== 0 && !hasLetter) continue;
+      emit(t.tokRule[k]!, s, end);
     }
   }
 }

@@ -133,6 +133,11 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   return { rules, spec, backend, maxReach, contextBase, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
 }
 
+/** `program` with every scan on the given prefilter (the bench's and the conformance suite's A/B). */
+export function withPrefilter(program: Program, impl: PrefilterChoice): Program {
+  return { ...program, newPrefilter: () => program.newPrefilter(impl) };
+}
+
 /**
  * Digit and token rules fire on most numbers of a page; those that also need a context word before
  * the match (Presidio-style) are screened at the candidate: no context word ended recently, no

@@ -166,9 +166,7 @@ function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer): Segme
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
   const off = into.take(n + 1);
-  const native = nativeBinding();
-  if (native !== null && base + b.length <= 0x7fffffff) native.utf8Offsets(b, base, off);
-  else utf8OffsetsJs(b, base, off);
+  (nativeBinding()?.utf8Offsets ?? utf8OffsetsJs)(b, base, off);
   off[n] = base + b.length;
   return { text, offsets: off, base };
 }

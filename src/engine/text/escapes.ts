@@ -1,5 +1,5 @@
 import { decodeHTML, decodeXML } from 'entities';
-import { OffsetBuffer, SegmentBuilder, offsetAt, type Segment } from './segment.js';
+import { OffsetBuffer, SegmentBuilder, copyOffsets, offsetAt, type Segment } from './segment.js';
 
 /**
  * Content-aware unescaping, incrementally. Values hide behind JSON/JavaScript string escapes
@@ -183,7 +183,7 @@ function joinSegments(a: Segment, b: Segment): Segment {
   // Two linear pieces that touch stay linear.
   if (a.offsets === null && b.offsets === null && a.base + a.text.length === b.base) return { text, offsets: null, base: a.base };
   const off = new Int32Array(text.length + 1);
-  for (let i = 0; i < a.text.length; i++) off[i] = offsetAt(a, i);
-  for (let i = 0; i <= b.text.length; i++) off[a.text.length + i] = offsetAt(b, i);
+  copyOffsets(a, 0, a.text.length, off, 0);
+  copyOffsets(b, 0, b.text.length + 1, off, a.text.length);
   return { text, offsets: off, base: off[0]! };
 }

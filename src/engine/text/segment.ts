@@ -19,6 +19,12 @@ export function offsetAt(seg: Segment, i: number): number {
   return seg.offsets === null ? seg.base + i : seg.offsets[i]!;
 }
 
+/** Writes the byte offsets of code units [from, to) of `seg` into `into` from index `at`. */
+export function copyOffsets(seg: Segment, from: number, to: number, into: Int32Array, at: number): void {
+  if (seg.offsets !== null) into.set(seg.offsets.subarray(from, to), at);
+  else for (let i = from; i < to; i++) into[at + i - from] = seg.base + i;
+}
+
 /**
  * A growable Int32Array a stage reuses for the offsets of the segment it returns. Such a segment is
  * valid until the stage's next call: every consumer copies what it keeps (the matcher copies offsets
@@ -71,8 +77,7 @@ export class SegmentBuilder {
     if (to <= from) return;
     this.#reserve(to - from);
     this.#parts.push(src.text.slice(from, to));
-    if (src.offsets === null) for (let i = from; i < to; i++) this.#off[this.#n + i - from] = src.base + i;
-    else this.#off.set(src.offsets.subarray(from, to), this.#n);
+    copyOffsets(src, from, to, this.#off, this.#n);
     this.#n += to - from;
   }
 

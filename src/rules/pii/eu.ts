@@ -39,9 +39,8 @@ function dePassportValid(v: string): boolean {
  * letter comes next, and neither joins a run), and a capital letter follows, after at most a dash.
  */
 function dniRunGate(text: string, _start: number, end: number): boolean {
-  let c = text.charCodeAt(end);
-  if (c === 45) c = text.charCodeAt(end + 1);
-  return c >= 65 && c <= 90;
+  const c = text.charCodeAt(end);
+  return isCapitalCode(c === 45 ? text.charCodeAt(end + 1) : c);
 }
 
 const kNirShape = /^[0-9A-Ba-b]{15}$|^[0-9A-Ba-b]{13} [0-9]{2}$|^[0-9] [0-9]{2} [0-9]{2} [0-9A-Ba-b]{2} [0-9]{3} [0-9]{3} [0-9]{2}$/;
