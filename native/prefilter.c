@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define K_COLS 128
 #define K_DIGIT 1
@@ -44,6 +45,8 @@ typedef struct {
   uint8_t *tok_flags; /* bit 0: needs a digit, bit 1: needs a letter */
   int32_t n_tok;
   int32_t max_events_per_char;
+  int32_t rule_count;  /* keyword outputs from rule_count on are context words of rule - rule_count */
+  double *ctx_within;  /* per rule: its context screen's reach, 0 for none */
 } tables_t;
 
 typedef struct {
@@ -59,6 +62,7 @@ typedef struct {
   uint32_t gen;
   uint32_t *fired;
   int32_t *sub_start;
+  double *ctx_end; /* per rule: where its latest context word ended */
 } state_t;
 
 static void tables_release(tables_t *t) {
@@ -67,6 +71,7 @@ static void tables_release(tables_t *t) {
   free(t->set_masks); free(t->set_min); free(t->set_from); free(t->set_idx);
   free(t->d_rule); free(t->d_min); free(t->d_max);
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
+  free(t->ctx_within);
   free(t);
 }
 
@@ -76,7 +81,7 @@ static void state_finalize(napi_env env, void *data, void *hint) {
   (void)env; (void)hint;
   state_t *s = (state_t *)data;
   tables_release(s->t);
-  free(s->fired); free(s->sub_start); free(s);
+  free(s->fired); free(s->sub_start); free(s->ctx_end); free(s);
 }
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
@@ -152,6 +157,39 @@ static int get_f64(napi_env env, napi_value v, double **data, size_t *len) {
   return get_typed(env, v, napi_float64_array, "expected a Float64Array", (void **)data, len);
 }
 
+/*
+ * True when every index the pass follows stays inside its array: transitions name states, outputs and
+ * their lengths sit inside the output arrays, separator sets and token lengths inside theirs, and
+ * every reported rule inside [0, rule_count) (context outputs inside [rule_count, 2 * rule_count)).
+ * The tables normally come from `PrefilterTables`; this keeps a hand-made object from reading out of
+ * bounds.
+ */
+static int tables_valid(const tables_t *t, size_t n_delta, size_t n_depth, size_t n_out_start, size_t n_out_rule, size_t n_out_len,
+                        size_t n_set_min, size_t n_set_from, size_t n_set_idx, size_t n_d_min, size_t n_d_max, size_t n_tok_from,
+                        size_t n_tok_flags, size_t n_ctx) {
+  const int64_t ns = t->n_states, rc = t->rule_count;
+  if (ns < 1 || n_delta != (size_t)ns * K_COLS || n_depth != (size_t)ns || n_out_start != (size_t)ns + 1) return 0;
+  if (rc < 0 || n_ctx != (size_t)rc || t->first_out < 0 || t->first_out > ns) return 0;
+  for (size_t j = 0; j < n_delta; j++) if ((t->d16 ? (int64_t)t->d16[j] : (int64_t)t->d32[j]) >= ns || (t->d32 && t->d32[j] < 0)) return 0;
+  if (n_out_len != n_out_rule || t->out_start[0] != 0 || t->out_start[ns] != (int32_t)n_out_rule) return 0;
+  for (int64_t q = 0; q < ns; q++) {
+    if (t->out_start[q] > t->out_start[q + 1] || t->depth[q] < 0) return 0;
+    /* Only states from first_out on have outputs (the hot loop looks no further). */
+    if ((q < t->first_out) != (t->out_start[q] == t->out_start[q + 1])) return 0;
+  }
+  for (size_t q = 0; q < n_out_rule; q++) if (t->out_rule[q] < 0 || t->out_rule[q] >= 2 * rc || t->out_len[q] < 0) return 0;
+  if (n_set_min != (size_t)t->n_sets || n_set_from != (size_t)t->n_sets + 1) return 0;
+  if (n_d_min != (size_t)t->n_digit || n_d_max != (size_t)t->n_digit || t->set_from[0] != 0 || t->set_from[t->n_sets] != (int32_t)n_set_idx) return 0;
+  for (int32_t j = 0; j < t->n_sets; j++) if (t->set_from[j] > t->set_from[j + 1]) return 0;
+  for (size_t q = 0; q < n_set_idx; q++) if (t->set_idx[q] < 0 || t->set_idx[q] >= t->n_digit) return 0;
+  for (int32_t i = 0; i < t->n_digit; i++) if (t->d_rule[i] < 0 || t->d_rule[i] >= rc) return 0;
+  if (t->max_tok < 0 || n_tok_from != (size_t)t->max_tok + 2 || t->tok_from[0] != 0 || t->tok_from[t->max_tok + 1] != t->n_tok || n_tok_flags != (size_t)t->n_tok) return 0;
+  for (int32_t len = 0; len <= t->max_tok; len++) if (t->tok_from[len] > t->tok_from[len + 1]) return 0;
+  for (int32_t q = 0; q < t->n_tok; q++) if (t->tok_rule[q] < 0 || t->tok_rule[q] >= rc) return 0;
+  for (int64_t r = 0; r < rc; r++) if (!(t->ctx_within[r] >= 0)) return 0;
+  return 1;
+}
+
 /* ---- tables(spec) -> external ---------------------------------------------------------------- */
 
 static napi_value create_tables(napi_env env, napi_callback_info info) {
@@ -196,7 +234,20 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->tok_from = (int32_t *)copy_array(env, o, "tokFrom", napi_int32_array, NULL)) != NULL;
   ok = ok && (t->tok_rule = (int32_t *)copy_array(env, o, "tokRule", napi_int32_array, &m)) != NULL;
   t->n_tok = (int32_t)m;
-  ok = ok && (t->tok_flags = (uint8_t *)copy_array(env, o, "tokFlags", napi_uint8_array, NULL)) != NULL;
+  size_t n_tok_flags = 0, n_depth = 0, n_out_start = 0, n_out_rule = 0, n_out_len = 0, n_set_min = 0, n_set_from = 0, n_set_idx = 0, n_d_min = 0, n_d_max = 0, n_tok_from = 0, n_ctx = 0;
+  ok = ok && (t->tok_flags = (uint8_t *)copy_array(env, o, "tokFlags", napi_uint8_array, &n_tok_flags)) != NULL;
+  ok = ok && get_int(env, o, "ruleCount", &t->rule_count);
+  ok = ok && (t->ctx_within = (double *)copy_array(env, o, "ctxWithin", napi_float64_array, &n_ctx)) != NULL;
+  if (ok) {
+    /* Lengths, read again (copy_array reported the first ones): every index the pass follows must land inside. */
+    napi_value v; napi_typedarray_type ty; void *d; napi_value ab; size_t off2;
+#define LEN(name, var) (napi_get_named_property(env, o, name, &v) == napi_ok && napi_get_typedarray_info(env, v, &ty, &var, &d, &ab, &off2) == napi_ok)
+    ok = LEN("depth", n_depth) && LEN("outStart", n_out_start) && LEN("outRule", n_out_rule) && LEN("outLen", n_out_len) &&
+         LEN("setMin", n_set_min) && LEN("setFrom", n_set_from) && LEN("setIdx", n_set_idx) && LEN("digitMin", n_d_min) &&
+         LEN("digitMax", n_d_max) && LEN("tokFrom", n_tok_from);
+#undef LEN
+    ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
+  }
   if (!ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
@@ -231,12 +282,14 @@ static napi_value create_state(napi_env env, napi_callback_info info) {
   if (s != NULL) {
     s->fired = (uint32_t *)calloc((size_t)t->n_digit + 1, sizeof(uint32_t));
     s->sub_start = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
+    s->ctx_end = (double *)malloc(((size_t)t->rule_count + 1) * sizeof(double));
   }
-  if (s == NULL || s->fired == NULL || s->sub_start == NULL) {
-    if (s) { free(s->fired); free(s->sub_start); free(s); }
+  if (s == NULL || s->fired == NULL || s->sub_start == NULL || s->ctx_end == NULL) {
+    if (s) { free(s->fired); free(s->sub_start); free(s->ctx_end); free(s); }
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
   }
+  for (int32_t r = 0; r < t->rule_count; r++) s->ctx_end[r] = -INFINITY;
   t->refs++;
   s->t = t;
   s->run_start = -1;
@@ -257,6 +310,16 @@ static inline void put(sink_t *k, int32_t rule, int64_t start, int64_t end) {
   k->n++;
 }
 
+/*
+ * Reports a trigger, unless its rule is screened by context and no context word ended within its
+ * reach before the start (as `Prefilter.#report`).
+ */
+static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, int64_t end) {
+  const double w = s->t->ctx_within[rule];
+  if (w > 0 && s->ctx_end[rule] <= (double)start - w) return;
+  put(k, rule, start, end);
+}
+
 static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k) {
   tables_t *t = s->t;
   for (int32_t q = t->set_from[j], to = t->set_from[j + 1]; q < to; q++) {
@@ -264,7 +327,7 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
     if (t->d_min[i] > c) break;
     if ((double)c <= t->d_max[i] && s->fired[i] != s->gen) {
       s->fired[i] = s->gen;
-      put(k, t->d_rule[i], st, en);
+      report(s, k, t->d_rule[i], st, en);
     }
   }
 }
@@ -273,7 +336,7 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
   tables_t *t = s->t;
   if (en <= st) return;
   if (s->run_piece) {
-    for (int32_t i = 0; i < t->n_digit; i++) put(k, t->d_rule[i], st, en);
+    for (int32_t i = 0; i < t->n_digit; i++) report(s, k, t->d_rule[i], st, en);
     return;
   }
   s->gen++;
@@ -299,7 +362,7 @@ static void end_token(state_t *s, int64_t st, int64_t en, int has_digit, int has
     uint8_t f = t->tok_flags[q];
     if ((f & 1) && !has_digit) continue;
     if ((f & 2) && !has_letter) continue;
-    put(k, t->tok_rule[q], st, en);
+    report(s, k, t->tok_rule[q], st, en);
   }
 }
 
@@ -348,7 +411,11 @@ static napi_value scan(napi_env env, napi_callback_info info) {
     st = d16 ? d16[st * K_COLS + col] : d32[st * K_COLS + col];
     if (st >= first_out) {
       const int64_t e = off + i + 1;
-      for (int32_t q = t->out_start[st], qe = t->out_start[st + 1]; q < qe; q++) put(&k, t->out_rule[q], e - t->out_len[q], e);
+      for (int32_t q = t->out_start[st], qe = t->out_start[st + 1]; q < qe; q++) {
+        const int32_t r = t->out_rule[q];
+        if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
+        else report(s, &k, r, e - t->out_len[q], e);
+      }
     }
     const uint8_t kk = c < K_COLS ? cls[c] : 0;
     if (kk == K_LETTER) {

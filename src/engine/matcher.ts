@@ -53,11 +53,10 @@ interface ScreenRegion {
 
 /**
  * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
- * of a log): `contextScreen`, the run gate's index, and the distance within which triggers join.
- * Built once per program (programs are immutable), not once per scan.
+ * of a log): the run gate's index, and the distance within which triggers join. Built once per
+ * program (programs are immutable), not once per scan.
  */
 interface RuleArrays {
-  ctxScreen: Float64Array;
   gateOf: Int32Array;
   joinGap: Float64Array;
 }
@@ -67,7 +66,6 @@ export function ruleArraysOf(program: Program): RuleArrays {
   let per = kRuleArrays.get(program);
   if (per === undefined) {
     per = {
-      ctxScreen: Float64Array.from(program.rules, (r) => r.contextScreen),
       gateOf: Int32Array.from(program.rules, (r) => r.gate),
       joinGap: Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength)),
     };
@@ -105,10 +103,7 @@ export class Matcher {
   readonly #groupStart: Float64Array;
   readonly #groupEnd: Float64Array;
   readonly #lastEnd: Float64Array;
-  /** Per rule: where its latest context word ended (for rules screened by context). */
-  readonly #ctxEnd: Float64Array;
   /** Per rule, what the trigger callback reads (see `ruleArraysOf`). */
-  readonly #ctxScreen: Float64Array;
   readonly #gateOf: Int32Array;
   readonly #joinGap: Float64Array;
   /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
@@ -148,9 +143,7 @@ export class Matcher {
     this.#groupStart = new Float64Array(n).fill(-1);
     this.#groupEnd = new Float64Array(n).fill(-1);
     this.#lastEnd = new Float64Array(n).fill(-1);
-    this.#ctxEnd = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
     const per = ruleArraysOf(program);
-    this.#ctxScreen = per.ctxScreen;
     this.#gateOf = per.gateOf;
     this.#joinGap = per.joinGap;
     this.#screens = program.screens.map(() => []);
@@ -231,17 +224,8 @@ export class Matcher {
     this.#nonAscii.push(this.#bufStart + i);
   }
 
+  /** A trigger the prefilter reported (candidates screened by context never come here). */
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
-    const program = this.#program;
-    if (rule >= program.contextBase) {
-      this.#ctxEnd[rule - program.contextBase] = end;
-      return;
-    }
-    // A match overlapping this candidate starts after `start - maxLength` and needs a context word
-    // ending within `context.before` of its start: if the latest word ended before that, none did.
-    // (The latest word may end past the candidate; that only lets it through.)
-    const screen = this.#ctxScreen[rule]!;
-    if (screen > 0 && this.#ctxEnd[rule]! <= start - screen) return;
     const gate = this.#gateOf[rule]!;
     if (gate >= 0 && !this.#gatePasses(gate, start, end)) return;
     const gs = this.#groupStart[rule]!;

@@ -40,6 +40,10 @@ export interface NativeTablesSpec {
   tokRule: Int32Array;
   /** Per token rule entry: bit 0 needs a digit, bit 1 needs a letter. */
   tokFlags: Uint8Array;
+  /** One more than the largest rule index; keyword outputs from it on are context words. */
+  ruleCount: number;
+  /** Per rule: the reach of its context screen, 0 for none. */
+  ctxWithin: Float64Array;
 }
 
 export type PrefilterImpl = 'native' | 'js';

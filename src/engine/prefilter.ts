@@ -34,6 +34,13 @@ export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
   digits: ReadonlyArray<{ rule: number; min: number; max?: number; separators: string }>;
   tokens: ReadonlyArray<{ rule: number; min: number; max: number; needsDigit: boolean; needsLetter: boolean }>;
+  /**
+   * Rules screened by context: a trigger of `rule` starting at `s` is reported only if one of its
+   * context `words` (ASCII, case-insensitive, matched like keywords) ended after `s - within`. The
+   * words themselves are not reported. (Presidio-style context for digit and token rules: most
+   * numbers of a page have no label in front of them, and they never leave the pass.)
+   */
+  context?: ReadonlyArray<{ rule: number; within: number; words: readonly string[] }>;
 }
 
 const kDigit = 1;
@@ -102,13 +109,29 @@ export class PrefilterTables implements NativeTablesSpec {
   readonly minDigits: number;
   /** Per separator set, the fewest digits one of its rules needs. */
   readonly setMin: Int32Array;
+  /**
+   * One more than the largest rule index. A keyword output `ruleCount + r` is a context word of rule
+   * r: it moves `ctxEnd[r]` and is not reported.
+   */
+  readonly ruleCount: number;
+  /** Per rule: `within` of its context screen (`PrefilterSpec.context`), 0 when it has none. */
+  readonly ctxWithin: Float64Array;
 
   constructor(spec: PrefilterSpec) {
-    // Aho-Corasick trie over lower-cased keywords.
+    const context = spec.context ?? [];
+    const indices = [...spec.keywords, ...spec.digits, ...spec.tokens, ...context].map((x) => x.rule);
+    this.ruleCount = indices.reduce((m, r) => Math.max(m, r + 1), 0);
+    this.ctxWithin = new Float64Array(this.ruleCount);
+    for (const c of context) {
+      if (!(c.within > 0)) throw new Error(`context screen of rule ${c.rule}: within must be positive`);
+      this.ctxWithin[c.rule] = c.within;
+    }
+    const keywords = [...spec.keywords, ...context.flatMap((c) => c.words.map((text) => ({ text, rule: this.ruleCount + c.rule })))];
+    // Aho-Corasick trie over lower-cased keywords (and context words).
     const gotoRows: Array<Map<number, number>> = [new Map()];
     const outputs: Array<Array<[number, number]>> = [[]];
     const depth: number[] = [0];
-    for (const { text, rule } of spec.keywords) {
+    for (const { text, rule } of keywords) {
       const kw = text.toLowerCase();
       if (kw.length === 0 || !/^[\x01-\x7f]+$/.test(kw)) throw new Error(`keyword must be non-empty ASCII: ${JSON.stringify(text)}`);
       let s = 0;
@@ -308,9 +331,12 @@ export class Prefilter implements TriggerPass {
   #tokStart = -1;
   #tokDigit = false;
   #tokLetter = false;
+  /** Per rule screened by context: where its latest context word ended. */
+  readonly #ctxEnd: Float64Array;
 
   constructor(t: PrefilterTables) {
     this.#t = t;
+    this.#ctxEnd = new Float64Array(t.ruleCount).fill(Number.NEGATIVE_INFINITY);
     this.#fired = new Uint32Array(t.digitRule.length);
     this.#subStart = new Int32Array(t.setMasks.length);
   }
@@ -439,7 +465,21 @@ export class Prefilter implements TriggerPass {
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
     const t = this.#t;
-    for (let j = t.outStart[st]!; j < t.outStart[st + 1]!; j++) emit(t.outRule[j]!, end - t.outLen[j]!, end);
+    for (let j = t.outStart[st]!; j < t.outStart[st + 1]!; j++) {
+      const rule = t.outRule[j]!;
+      if (rule >= t.ruleCount) this.#ctxEnd[rule - t.ruleCount] = end;
+      else this.#report(rule, end - t.outLen[j]!, end, emit);
+    }
+  }
+
+  /**
+   * Reports a trigger, unless its rule is screened by context and no context word ended within
+   * `within` before its start. (A word may end past the start; that only lets the trigger through.)
+   */
+  #report(rule: number, s: number, e: number, emit: EmitCandidate): void {
+    const within = this.#t.ctxWithin[rule]!;
+    if (within > 0 && this.#ctxEnd[rule]! <= s - within) return;
+    emit(rule, s, e);
   }
 
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
@@ -447,7 +487,7 @@ export class Prefilter implements TriggerPass {
     const t = this.#t;
     if (this.#runPiece) {
       // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
-      for (const rule of t.digitRule) emit(rule, s, e);
+      for (const rule of t.digitRule) this.#report(rule, s, e, emit);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set
@@ -483,7 +523,7 @@ export class Prefilter implements TriggerPass {
       if (t.digitMin[i]! > c) break;
       if (c <= t.digitMax[i]! && fired[i] !== gen) {
         fired[i] = gen;
-        emit(t.digitRule[i]!, s, e);
+        this.#report(t.digitRule[i]!, s, e, emit);
       }
     }
   }
@@ -495,7 +535,7 @@ export class Prefilter implements TriggerPass {
       const f = t.tokFlags[k]!;
       if ((f & 1) !== 0 && !hasDigit) continue;
       if ((f & 2) !== 0 && !hasLetter) continue;
-      emit(t.tokRule[k]!, s, end);
+      this.#report(t.tokRule[k]!, s, end, emit);
     }
   }
 }

@@ -20,7 +20,8 @@ export interface CompiledRule {
   /**
    * For a digit or token rule whose context words all come before the match and are ASCII: how far
    * before a candidate's start the last context word must end for the candidate to be worth a
-   * pattern call (`maxLength + context.before`); 0 when candidates are not screened this way.
+   * pattern call (`maxLength + context.before`); 0 when candidates are not screened this way. The
+   * prefilter applies it (`PrefilterSpec.context`): screened candidates never reach the matcher.
    */
   readonly contextScreen: number;
   /** Index into `Program.screens` of the rule's screen (see src/engine/screens.ts), or -1. */
@@ -45,11 +46,6 @@ export interface Program {
   readonly backend: RegexBackend;
   /** Largest window margin of any rule: how far back text must be kept. */
   readonly maxReach: number;
-  /**
-   * Context words are keywords of the shared pass too, reported as rule index `contextBase + rule`
-   * (so the matcher tells them from triggers without a second callback).
-   */
-  readonly contextBase: number;
   readonly screens: readonly Screen[];
   /** The distinct run gates of the rules (a gate shared by several rules is asked once per run). */
   readonly gates: ReadonlyArray<NonNullable<RuleDef['runGate']>>;
@@ -106,11 +102,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
     gate: gateOf(def),
   }));
-  const spec: { keywords: PrefilterSpec['keywords'][number][]; digits: PrefilterSpec['digits'][number][]; tokens: PrefilterSpec['tokens'][number][] } = {
-    keywords: [],
-    digits: [],
-    tokens: [],
-  };
+  const spec: { [K in keyof PrefilterSpec]-?: Array<NonNullable<PrefilterSpec[K]>[number]> } = { keywords: [], digits: [], tokens: [], context: [] };
   for (const r of rules) {
     const t = r.def.trigger;
     if ('keywords' in t) for (const k of t.keywords) spec.keywords.push({ text: k, rule: r.index });
@@ -126,11 +118,10 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
         needsLetter: t.token.needsLetter ?? false,
       });
   }
-  const contextBase = rules.length;
-  for (const r of rules) if (r.contextScreen > 0) for (const w of r.def.context!.words) spec.keywords.push({ text: w, rule: contextBase + r.index });
+  for (const r of rules) if (r.contextScreen > 0) spec.context.push({ rule: r.index, within: r.contextScreen, words: r.def.context!.words });
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
-  return { rules, spec, backend, maxReach, contextBase, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
+  return { rules, spec, backend, maxReach, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
 }
 
 /** `program` with every scan on the given prefilter (the bench's and the conformance suite's A/B). */

@@ -138,4 +138,22 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(() => binding.finish(tables.nativeTables(binding), new Float64Array(30000), meta)).toThrow(/expected a state handle/);
     expect(() => binding.tables({} as never)).toThrow(TypeError);
   });
+
+  it('refuses tables whose indices point outside their arrays', () => {
+    const binding = nativeBinding()!;
+    const spec = { ...tables };
+    expect(binding.tables(spec)).toBeTypeOf('object');
+    const bad = (patch: object) => () => binding.tables({ ...spec, ...patch });
+    const delta = spec.delta.slice();
+    delta[5] = spec.depth.length; // a transition to a state that does not exist
+    expect(bad({ delta })).toThrow(/malformed prefilter tables/);
+    const outRule = spec.outRule.slice();
+    outRule[0] = 2 * spec.ruleCount; // neither a rule nor a rule's context word
+    expect(bad({ outRule })).toThrow(/malformed prefilter tables/);
+    expect(bad({ ctxWithin: new Float64Array(spec.ruleCount - 1) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ ctxWithin: spec.ctxWithin.map((w, i) => (i === 0 ? Number.NaN : w)) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ tokFrom: spec.tokFrom.subarray(1) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ setIdx: spec.setIdx.map(() => spec.digitRule.length) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ firstOut: 0 })).toThrow(/malformed prefilter tables/); // states without outputs would report
+  });
 });

@@ -82,4 +82,47 @@ describe('prefilter digit max', () => {
     expect(spans(spec, '123456 7890')).toEqual(['0:0-11']); // the space splits rule 0's sub-runs
   });
 });
+
+describe('prefilter context screen', () => {
+  // Rule 0 (digits) and rule 1 (tokens) need a context word ending within 20 characters before the
+  // trigger's start; rule 2 has the same digits and no screen. Keyword rule 3 shares a word.
+  const spec: PrefilterSpec = {
+    keywords: [{ text: 'iban', rule: 3 }],
+    digits: [
+      { rule: 0, min: 8, separators: ' ' },
+      { rule: 2, min: 8, separators: ' ' },
+    ],
+    tokens: [{ rule: 1, min: 10, max: 10, needsDigit: true, needsLetter: true }],
+    context: [
+      { rule: 0, within: 20, words: ['ssn', 'iban'] },
+      { rule: 1, within: 20, words: ['Token'] },
+    ],
+  };
+
+  it('reports a screened trigger only after a context word close enough before it', () => {
+    // No word: only the unscreened rule. Context words themselves are never reported.
+    expect(spans(spec, 'id 12345678 end')).toEqual(['2:3-11']);
+    expect(spans(spec, 'SSN: 12345678')).toEqual(['0:5-13', '2:5-13']);
+    // The word must end after start - within: `ssn` ends at 3, a start at 23 is 20 past it (out),
+    // one at 22 is 19 past it (in).
+    expect(spans(spec, 'ssn' + ' '.repeat(20) + '12345678')).toEqual(['2:23-31']);
+    expect(spans(spec, 'ssn' + ' '.repeat(19) + '12345678')).toEqual(['0:22-30', '2:22-30']);
+    // A context word shared with a keyword rule still reports the keyword.
+    expect(spans(spec, 'IBAN 12345678')).toEqual(['0:5-13', '2:5-13', '3:0-4']);
+    // Each rule listens to its own words only.
+    expect(spans(spec, 'token=ab12cd34ef ssn')).toEqual(['1:6-16']);
+    expect(spans(spec, 'ssn=ab12cd34ef')).toEqual([]);
+  });
+
+  it('gives the same screened spans however the text is cut', () => {
+    const text = 'x ssn 1234 5678 token ab12cd34ef ' + '1'.repeat(9) + ' '.repeat(30) + '22223333 iban 44445555';
+    const whole = spans(spec, text);
+    expect(whole).toContain('0:6-15');
+    for (let i = 1; i < text.length; i++) expect(spans(spec, text.slice(0, i), text.slice(i))).toEqual(whole);
+  });
+
+  it('refuses a screen that could never pass', () => {
+    expect(() => new PrefilterTables({ ...spec, context: [{ rule: 0, within: 0, words: ['x'] }] })).toThrow(/within must be positive/);
+  });
+});
 });
