@@ -47,6 +47,9 @@ typedef struct {
   int32_t max_events_per_char;
   int32_t rule_count;  /* keyword outputs from rule_count on are context words of rule - rule_count */
   double *ctx_within;  /* per rule: its context screen's reach, 0 for none */
+  /* Per digit rule, its run shape (see `PrefilterTables.digitFirst` and the fields after it). */
+  uint16_t *d_first;
+  uint8_t *d_before, *d_after, *d_sets;
 } tables_t;
 
 typedef struct {
@@ -63,6 +66,14 @@ typedef struct {
   uint32_t *fired;
   int32_t *sub_start;
   double *ctx_end; /* per rule: where its latest context word ended */
+  /* For the run shapes: the run's first digit and the three column bytes before it (nearest lowest;
+     -1 until a shape needs them, or the call the run started in ends), the separator after its last
+     digit, the characters after it at its flush (-1 unseen), and the last three column bytes scanned.
+     `cols`, `from` and `off` are the current call's (cols NULL in finish). */
+  int32_t run_first, run_before, run_sep_char, after1, after2, tail;
+  const uint8_t *cols;
+  int32_t from;
+  int64_t off;
 } state_t;
 
 static void tables_release(tables_t *t) {
@@ -72,6 +83,7 @@ static void tables_release(tables_t *t) {
   free(t->d_rule); free(t->d_min); free(t->d_max);
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
+  free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets);
   free(t);
 }
 
@@ -238,6 +250,13 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->tok_flags = (uint8_t *)copy_array(env, o, "tokFlags", napi_uint8_array, &n_tok_flags)) != NULL;
   ok = ok && get_int(env, o, "ruleCount", &t->rule_count);
   ok = ok && (t->ctx_within = (double *)copy_array(env, o, "ctxWithin", napi_float64_array, &n_ctx)) != NULL;
+  size_t n_first = 0, n_before = 0, n_after = 0, n_dsets = 0;
+  ok = ok && (t->d_first = (uint16_t *)copy_array(env, o, "digitFirst", napi_uint16_array, &n_first)) != NULL;
+  ok = ok && (t->d_before = (uint8_t *)copy_array(env, o, "digitBefore", napi_uint8_array, &n_before)) != NULL;
+  ok = ok && (t->d_after = (uint8_t *)copy_array(env, o, "digitAfter", napi_uint8_array, &n_after)) != NULL;
+  ok = ok && (t->d_sets = (uint8_t *)copy_array(env, o, "digitSets", napi_uint8_array, &n_dsets)) != NULL;
+  ok = ok && n_first == (size_t)t->n_digit && n_before == 2 * (size_t)t->n_digit && n_after == 2 * (size_t)t->n_digit && n_dsets == 256 * (size_t)t->n_digit;
+  for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_before[2 * i + 1] <= 2;
   if (ok) {
     /* Lengths, read again (copy_array reported the first ones): every index the pass follows must land inside. */
     napi_value v; napi_typedarray_type ty; void *d; napi_value ab; size_t off2;
@@ -310,6 +329,36 @@ static inline void put(sink_t *k, int32_t rule, int64_t start, int64_t end) {
   k->n++;
 }
 
+/* The three column bytes before cols[i] (nearest lowest), those before `from` from the state's tail. */
+static inline int32_t bytes_before(const state_t *s, const uint8_t *cols, int32_t from, int32_t i) {
+  int32_t b = s->tail;
+  for (int32_t j = (i - 3 > from ? i - 3 : from); j < i; j++) b = ((b << 8) | cols[j]) & 0xffffff;
+  return b;
+}
+
+/* True when the run being flushed, starting at `st`, has digit rule i's shape (as `Prefilter.#shapeOk`). */
+static int shape_ok(state_t *s, int32_t i, int64_t st) {
+  const tables_t *t = s->t;
+  if (((t->d_first[i] >> (s->run_first - 48)) & 1) == 0) return 0;
+  const int count = t->d_before[2 * i + 1];
+  if (count > 0) {
+    /* A run that started in an earlier call had its bytes taken when that call ended. */
+    if (s->run_before < 0) s->run_before = s->cols != NULL ? bytes_before(s, s->cols, s->from, (int32_t)(st - s->off)) : s->tail;
+    const int32_t b = s->run_before;
+    int sh = (t->d_before[2 * i] != 0 && (b & 0xff) == t->d_before[2 * i]) ? 8 : 0;
+    for (int q = 0; q < count; q++, sh += 8) {
+      const int32_t ch = (b >> sh) & 0xff;
+      if (ch >= K_COLS || t->d_sets[256 * (size_t)i + ch] == 0) return 0;
+    }
+  }
+  if (t->d_after[2 * i + 1] != 0) {
+    const int32_t skip = t->d_after[2 * i];
+    const int32_t q = (skip != 0 && s->after1 == skip) ? s->after2 : s->after1;
+    if (q >= 0 && (q >= K_COLS || t->d_sets[256 * (size_t)i + 128 + q] == 0)) return 0;
+  }
+  return 1;
+}
+
 /*
  * Reports a trigger, unless its rule is screened by context and no context word ended within its
  * reach before the start (as `Prefilter.#report`).
@@ -327,7 +376,7 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
     if (t->d_min[i] > c) break;
     if ((double)c <= t->d_max[i] && s->fired[i] != s->gen) {
       s->fired[i] = s->gen;
-      report(s, k, t->d_rule[i], st, en);
+      if (shape_ok(s, i, st)) report(s, k, t->d_rule[i], st, en);
     }
   }
 }
@@ -399,6 +448,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   const int32_t max_tok = t->max_tok;
   const int32_t min_digits = t->min_digits;
   const int64_t off = s->pos - from;
+  s->cols = cols; s->from = from; s->off = off;
   int32_t st = s->st;
   int64_t run_start = s->run_start, run_end = s->run_end, tok_start = s->tok_start;
   int32_t run_digits = s->run_digits;
@@ -422,7 +472,11 @@ static napi_value scan(napi_env env, napi_callback_info info) {
       if (tok_start < 0) { tok_start = off + i; tok_digit = 0; }
       tok_letter = 1;
       if (run_start >= 0) {
-        if (run_digits >= min_digits || s->run_piece) flush_run(s, run_start, run_end, run_digits, &k);
+        if (run_digits >= min_digits || s->run_piece) {
+          s->after1 = run_sep ? s->run_sep_char : c;
+          s->after2 = run_sep ? c : -1;
+          flush_run(s, run_start, run_end, run_digits, &k);
+        }
         run_start = -1;
         run_sep = 0;
       }
@@ -432,7 +486,11 @@ static napi_value scan(napi_env env, napi_callback_info info) {
       const int64_t g = off + i;
       if (tok_start < 0) { tok_start = g; tok_letter = 0; }
       tok_digit = 1;
-      if (run_start < 0) { run_start = g; run_digits = 0; s->run_piece = 0; s->seps = 0; }
+      if (run_start < 0) {
+        run_start = g; run_digits = 0; s->run_piece = 0; s->seps = 0;
+        s->run_first = c;
+        s->run_before = -1;
+      }
       run_digits++;
       run_end = g + 1;
       run_sep = 0;
@@ -456,12 +514,20 @@ static napi_value scan(napi_env env, napi_callback_info info) {
       const int32_t q = s->seps++;
       s->sep_at[q] = run_digits;
       s->sep_bits[q] = t->sep_bit[col];
+      s->run_sep_char = c;
     } else {
-      if (run_digits >= min_digits || s->run_piece) flush_run(s, run_start, run_end, run_digits, &k);
+      if (run_digits >= min_digits || s->run_piece) {
+        s->after1 = run_sep ? s->run_sep_char : c;
+        s->after2 = run_sep ? c : -1;
+        flush_run(s, run_start, run_end, run_digits, &k);
+      }
       run_start = -1;
       run_sep = 0;
     }
   }
+  if (run_start >= 0 && s->run_before < 0) s->run_before = bytes_before(s, cols, from, (int32_t)(run_start - off));
+  s->tail = bytes_before(s, cols, from, i);
+  s->cols = NULL; /* JS memory: not kept past the call */
   s->st = st;
   s->pos = off + i;
   s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
@@ -483,7 +549,11 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   tables_t *t = s->t;
   if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
   sink_t k = { out, 0 };
-  if (s->run_start >= 0) flush_run(s, s->run_start, s->run_end, s->run_digits, &k);
+  if (s->run_start >= 0) {
+    s->after1 = s->run_sep ? s->run_sep_char : -1;
+    s->after2 = -1;
+    flush_run(s, s->run_start, s->run_end, s->run_digits, &k);
+  }
   s->run_start = -1;
   if (s->tok_start >= 0) {
     const int64_t len = s->pos - s->tok_start;

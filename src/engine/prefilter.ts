@@ -11,6 +11,7 @@
  * 4.6 ms/MB for the Aho-Corasick walk alone), and the matcher keeps its text as such bytes anyway.
  */
 
+import type { RunShape } from '../rules/types.js';
 import { nativeBinding, type NativeBinding, type NativeTablesSpec } from './native.js';
 
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
@@ -32,7 +33,7 @@ export interface TriggerPass {
 
 export interface PrefilterSpec {
   keywords: ReadonlyArray<{ text: string; rule: number }>;
-  digits: ReadonlyArray<{ rule: number; min: number; max?: number; separators: string }>;
+  digits: ReadonlyArray<{ rule: number; min: number; max?: number; separators: string; shape?: RunShape }>;
   tokens: ReadonlyArray<{ rule: number; min: number; max: number; needsDigit: boolean; needsLetter: boolean }>;
   /**
    * Rules screened by context: a trigger of `rule` starting at `s` is reported only if one of its
@@ -71,6 +72,33 @@ export function columnsOf(text: string): Uint8Array {
 
 /** A digit run longer than this is reported in pieces, so no window grows with a hostile body. */
 export const kMaxRunSpan = 256;
+
+function digitOf(ch: string): number {
+  const d = ch.charCodeAt(0) - 48;
+  if (ch.length !== 1 || d < 0 || d > 9) throw new Error(`run shape: first must list digits, not ${JSON.stringify(ch)}`);
+  return d;
+}
+
+function skipChar(skip: string | undefined): number {
+  if (skip === undefined) return 0;
+  const c = skip.charCodeAt(0);
+  if (skip.length !== 1 || c === 0 || c > 0x7f) throw new Error(`run shape: skip must be one ASCII character, not ${JSON.stringify(skip)}`);
+  return c;
+}
+
+/** The ASCII codes of a character-class body of literals and ranges (`'A-Z('`). */
+function classChars(body: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const lo = body.charCodeAt(i);
+    const hi = body[i + 1] === '-' && i + 2 < body.length ? body.charCodeAt(i + 2) : lo;
+    if (hi !== lo) i += 2;
+    if (lo === 0 || hi > 0x7f || hi < lo) throw new Error(`run shape: chars must be an ASCII class body, not ${JSON.stringify(body)}`);
+    for (let c = lo; c <= hi; c++) out.push(c);
+  }
+  if (out.length === 0) throw new Error('run shape: empty chars');
+  return out;
+}
 
 /**
  * The immutable tables of a prefilter, built once per program and shared by every scan: the
@@ -116,6 +144,17 @@ export class PrefilterTables implements NativeTablesSpec {
   readonly ruleCount: number;
   /** Per rule: `within` of its context screen (`PrefilterSpec.context`), 0 when it has none. */
   readonly ctxWithin: Float64Array;
+  /**
+   * Per digit rule, its run shape (`RunShape`): the first digits allowed (bit d for digit d; all ten
+   * when it has none); `digitBefore[2i]`, `[2i + 1]`: the skip character (0 none) and how many
+   * characters before the run must be in its before-set (0: no test); `digitAfter[2i]`, `[2i + 1]`:
+   * the skip character and 1 when the character after must be in its after-set. The sets are rows of
+   * `digitSets`, 256 bytes per digit rule: the before-set, then the after-set, 128 ASCII columns each.
+   */
+  readonly digitFirst: Uint16Array;
+  readonly digitBefore: Uint8Array;
+  readonly digitAfter: Uint8Array;
+  readonly digitSets: Uint8Array;
 
   constructor(spec: PrefilterSpec) {
     const context = spec.context ?? [];
@@ -226,11 +265,31 @@ export class PrefilterTables implements NativeTablesSpec {
     for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
     this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
     const digitRules = spec.digits
-      .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)) }))
+      .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)), shape: d.shape }))
       .sort((a, b) => a.min - b.min);
     this.digitRule = Int32Array.from(digitRules, (d) => d.rule);
     this.digitMin = Int32Array.from(digitRules, (d) => d.min);
     this.digitMax = Float64Array.from(digitRules, (d) => d.max);
+    const nd = digitRules.length;
+    this.digitFirst = new Uint16Array(nd).fill(0x3ff);
+    this.digitBefore = new Uint8Array(2 * nd);
+    this.digitAfter = new Uint8Array(2 * nd);
+    this.digitSets = new Uint8Array(256 * nd);
+    digitRules.forEach((d, i) => {
+      const shape = d.shape;
+      if (shape === undefined) return;
+      if (shape.first !== undefined) this.digitFirst[i] = [...shape.first].reduce((m, ch) => m | (1 << digitOf(ch)), 0);
+      if (shape.before !== undefined) {
+        this.digitBefore[2 * i] = skipChar(shape.before.skip);
+        this.digitBefore[2 * i + 1] = shape.before.count ?? 1;
+        for (const c of classChars(shape.before.chars)) this.digitSets[256 * i + c] = 1;
+      }
+      if (shape.after !== undefined) {
+        this.digitAfter[2 * i] = skipChar(shape.after.skip);
+        this.digitAfter[2 * i + 1] = 1;
+        for (const c of classChars(shape.after.chars)) this.digitSets[256 * i + 128 + c] = 1;
+      }
+    });
     const setRules = sets.map((_, j) => digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
     this.setIdx = Int32Array.from(setRules.flat());
     this.setFrom = new Int32Array(sets.length + 1);
@@ -321,6 +380,23 @@ export class Prefilter implements TriggerPass {
   #runSep = false;
   #runPiece = false;
   /**
+   * The run's first digit, and the three column bytes before it (nearest lowest; 0 before the text):
+   * -1 until a shape needs them or the call the run started in ends (runs are many, shapes asked few).
+   */
+  #runFirst = 0;
+  #runBefore = -1;
+  /** The current call's column bytes and where they start (for `#runBefore`); null between calls. */
+  #cols: Uint8Array | null = null;
+  #from = 0;
+  #off = 0;
+  /** The separator right after the run's last digit, while `runSep`. */
+  #runSepChar = 0;
+  /** The characters after the run when it is flushed (its trailing separator, then the next), -1 unseen. */
+  #after1 = -1;
+  #after2 = -1;
+  /** The last three column bytes scanned (as `#runBefore`). */
+  #tail = 0;
+  /**
    * The separators of the run in progress, as (digits before it, its bit): sub-runs are worked out
    * from them when the run ends, and only if it has enough digits for some rule (most runs are too
    * short: times, prices, counters).
@@ -369,6 +445,9 @@ export class Prefilter implements TriggerPass {
     const sepBits = this.#sepBits;
     // The global position of cols[i] is `off + i`.
     const off = this.#pos - from;
+    this.#cols = cols;
+    this.#from = from;
+    this.#off = off;
     let st = this.#st;
     let runStart = this.#runStart;
     let runDigits = this.#runDigits;
@@ -390,7 +469,11 @@ export class Prefilter implements TriggerPass {
         }
         tokLetter = true;
         if (runStart >= 0) {
-          if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emit);
+          if (runDigits >= minDigits || this.#runPiece) {
+            this.#after1 = runSep ? this.#runSepChar : c;
+            this.#after2 = runSep ? c : -1;
+            this.#flushRun(runStart, runEnd, runDigits, emit);
+          }
           runStart = -1;
           runSep = false;
         }
@@ -408,6 +491,8 @@ export class Prefilter implements TriggerPass {
           runDigits = 0;
           this.#runPiece = false;
           this.#seps = 0;
+          this.#runFirst = c;
+          this.#runBefore = -1;
         }
         runDigits++;
         runEnd = g + 1;
@@ -435,12 +520,20 @@ export class Prefilter implements TriggerPass {
         const k2 = this.#seps++;
         sepAt[k2] = runDigits;
         sepBits[k2] = sepBit[col]!;
+        this.#runSepChar = c;
       } else {
-        if (runDigits >= minDigits || this.#runPiece) this.#flushRun(runStart, runEnd, runDigits, emit);
+        if (runDigits >= minDigits || this.#runPiece) {
+          this.#after1 = runSep ? this.#runSepChar : c;
+          this.#after2 = runSep ? c : -1;
+          this.#flushRun(runStart, runEnd, runDigits, emit);
+        }
         runStart = -1;
         runSep = false;
       }
     }
+    if (runStart >= 0 && this.#runBefore < 0) this.#runBefore = this.#bytesBefore(cols, from, runStart - off);
+    this.#tail = this.#bytesBefore(cols, from, to);
+    this.#cols = null;
     this.#st = st;
     this.#pos = off + to;
     this.#runStart = runStart;
@@ -454,13 +547,47 @@ export class Prefilter implements TriggerPass {
 
   /** End of text: report the run and token in progress. */
   finish(emit: EmitCandidate): void {
-    if (this.#runStart >= 0) this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
+    if (this.#runStart >= 0) {
+      this.#after1 = this.#runSep ? this.#runSepChar : -1;
+      this.#after2 = -1;
+      this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
+    }
     this.#runStart = -1;
     if (this.#tokStart >= 0) {
       const len = this.#pos - this.#tokStart;
       if (len <= this.#t.maxTokenLen) this.#endToken(this.#tokStart, this.#pos, this.#tokDigit, this.#tokLetter, emit);
     }
     this.#tokStart = -1;
+  }
+
+  /** The three column bytes before `cols[i]` (nearest lowest), those before `from` from `#tail`. */
+  #bytesBefore(cols: Uint8Array, from: number, i: number): number {
+    let b = this.#tail;
+    for (let j = Math.max(from, i - 3); j < i; j++) b = ((b << 8) | cols[j]!) & 0xffffff;
+    return b;
+  }
+
+  /** True when the run being flushed, starting at `s`, has digit rule i's shape (`RunShape`; see the tables). */
+  #shapeOk(i: number, s: number): boolean {
+    const t = this.#t;
+    if (((t.digitFirst[i]! >> (this.#runFirst - 48)) & 1) === 0) return false;
+    const count = t.digitBefore[2 * i + 1]!;
+    if (count > 0) {
+      // A run that started in an earlier call had its bytes taken when that call ended.
+      if (this.#runBefore < 0) this.#runBefore = this.#cols !== null ? this.#bytesBefore(this.#cols, this.#from, s - this.#off) : this.#tail;
+      const b = this.#runBefore;
+      let sh = t.digitBefore[2 * i] !== 0 && (b & 0xff) === t.digitBefore[2 * i] ? 8 : 0;
+      for (let k = 0; k < count; k++, sh += 8) {
+        const ch = (b >>> sh) & 0xff;
+        if (ch >= kCols || t.digitSets[256 * i + ch] === 0) return false;
+      }
+    }
+    if (t.digitAfter[2 * i + 1] !== 0) {
+      const skip = t.digitAfter[2 * i]!;
+      const q = skip !== 0 && this.#after1 === skip ? this.#after2 : this.#after1;
+      if (q >= 0 && (q >= kCols || t.digitSets[256 * i + 128 + q] === 0)) return false;
+    }
+    return true;
   }
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
@@ -523,7 +650,7 @@ export class Prefilter implements TriggerPass {
       if (t.digitMin[i]! > c) break;
       if (c <= t.digitMax[i]! && fired[i] !== gen) {
         fired[i] = gen;
-        this.#report(t.digitRule[i]!, s, e, emit);
+        if (this.#shapeOk(i, s)) this.#report(t.digitRule[i]!, s, e, emit);
       }
     }
   }

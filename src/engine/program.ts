@@ -107,7 +107,13 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     const t = r.def.trigger;
     if ('keywords' in t) for (const k of t.keywords) spec.keywords.push({ text: k, rule: r.index });
     else if ('digits' in t) {
-      spec.digits.push({ rule: r.index, min: t.digits.min, separators: t.digits.separators ?? ' -.', ...(t.digits.max !== undefined ? { max: t.digits.max } : {}) });
+      spec.digits.push({
+        rule: r.index,
+        min: t.digits.min,
+        separators: t.digits.separators ?? ' -.',
+        ...(t.digits.max !== undefined ? { max: t.digits.max } : {}),
+        ...(t.digits.shape !== undefined ? { shape: t.digits.shape } : {}),
+      });
     }
     else
       spec.tokens.push({

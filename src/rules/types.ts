@@ -24,7 +24,7 @@ export type Family = 'pii' | 'financial-information' | 'secrets';
  */
 export type Trigger =
   | { readonly keywords: readonly string[] }
-  | { readonly digits: { readonly min: number; readonly max?: number; readonly separators?: string } }
+  | { readonly digits: { readonly min: number; readonly max?: number; readonly separators?: string; readonly shape?: RunShape } }
   | {
       readonly token: {
         readonly min: number;
@@ -33,6 +33,26 @@ export type Trigger =
         readonly needsLetter?: boolean;
       };
     };
+
+/**
+ * Necessary conditions on a digit run that the shared pass checks itself, before the run reaches the
+ * rule's gate: the cheap share of `runGate`, on the characters the pass has in hand when the run ends
+ * (the run's first digit, up to three characters before it, two after it). A run failing its rule's
+ * shape is not reported to that rule. Each condition must follow from the rule's `runGate` (whenever
+ * the gate passes, the shape does; test/rules/gates.test.ts checks this on generated text), and a
+ * character the pass has not seen yet (the end of the body) passes.
+ */
+export interface RunShape {
+  /** The digits the run may start with (`'23456'`). */
+  readonly first?: string;
+  /**
+   * The `count` (default 1) characters right before the run, after one optional `skip` character
+   * next to it, are all in `chars` (a character-class body of ASCII: `'A-Z'`).
+   */
+  readonly before?: { readonly chars: string; readonly skip?: string; readonly count?: 1 | 2 };
+  /** The character right after the run, after one optional `skip` character, is in `chars`. */
+  readonly after?: { readonly chars: string; readonly skip?: string };
+}
 
 /** A text the rule must (positive) or must not (negative) find. */
 export interface RuleExample {

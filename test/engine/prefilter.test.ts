@@ -125,4 +125,55 @@ describe('prefilter context screen', () => {
     expect(() => new PrefilterTables({ ...spec, context: [{ rule: 0, within: 0, words: ['x'] }] })).toThrow(/within must be positive/);
   });
 });
+
+describe('prefilter run shapes', () => {
+  // Rule 0: first digit 2-6; rule 1: two capitals before (maybe across a space), A-D after (maybe
+  // across a space); rule 2: a capital after, maybe across a dash; rule 3: no shape.
+  const spec: PrefilterSpec = {
+    keywords: [],
+    digits: [
+      { rule: 0, min: 4, separators: ' -', shape: { first: '23456' } },
+      { rule: 1, min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Z', skip: ' ', count: 2 }, after: { chars: 'A-D', skip: ' ' } } },
+      { rule: 2, min: 8, separators: '.', shape: { after: { chars: 'A-Z', skip: '-' } } },
+      { rule: 3, min: 4, separators: ' -.' },
+    ],
+    tokens: [],
+  };
+
+  it('reports a run to a shaped rule only when the run has its shape', () => {
+    expect(spans(spec, 'x 4111 1111 y')).toEqual(['0:2-11', '3:2-11']);
+    expect(spans(spec, 'x 1111 1111 y')).toEqual(['3:2-11']);
+    expect(spans(spec, 'QQ 12 34 56 C.')).toEqual(['1:3-11', '3:3-11']);
+    expect(spans(spec, 'QQ123456 C')).toEqual(['1:2-8', '3:2-8']);
+    expect(spans(spec, 'Q 123456 C')).toEqual(['3:2-8']); // one capital before
+    expect(spans(spec, 'QQ 123456 E')).toEqual(['3:3-9']); // E is no suffix
+    expect(spans(spec, 'éQ 123456 A')).toEqual(['3:3-9']); // non-ASCII is no capital
+    expect(spans(spec, '12345678-Z')).toEqual(['2:0-8', '3:0-8']);
+    expect(spans(spec, '12345678Z')).toEqual(['2:0-8', '3:0-8']);
+    expect(spans(spec, '12345678-z')).toEqual(['3:0-8']);
+    expect(spans(spec, '12345678 Z')).toEqual(['3:0-8']); // a space is not the skip character
+    // At the end of the text the character after is unseen: the run passes.
+    expect(spans(spec, 'x 12345678-')).toEqual(['2:2-10', '3:2-10']);
+    expect(spans(spec, 'x 12345678')).toEqual(['2:2-10', '3:2-10']);
+  });
+
+  it('gives the same spans however the text is cut, characters before and after the run included', () => {
+    const text = 'AB 12 34 56 C  id 4111-1111-2222 QQ 654321 D 87654321-Z  98765432-x AB123456 A';
+    const whole = spans(spec, text);
+    expect(whole.filter((s) => s.startsWith('1:')).length).toBe(3);
+    expect(whole.filter((s) => s.startsWith('2:')).length).toBe(1);
+    for (let i = 1; i < text.length; i++) {
+      expect(spans(spec, text.slice(0, i), text.slice(i))).toEqual(whole);
+      for (let j = i + 1; j < Math.min(text.length, i + 4); j++) expect(spans(spec, text.slice(0, i), text.slice(i, j), text.slice(j))).toEqual(whole);
+    }
+  });
+
+  it('refuses a malformed shape', () => {
+    const bad = (shape: object) => () => new PrefilterTables({ ...spec, digits: [{ rule: 0, min: 4, separators: ' ', shape }] });
+    expect(bad({ first: '2x' })).toThrow(/first must list digits/);
+    expect(bad({ after: { chars: 'A-Z', skip: '--' } })).toThrow(/skip must be one ASCII character/);
+    expect(bad({ before: { chars: 'é' } })).toThrow(/ASCII class body/);
+    expect(bad({ after: { chars: '' } })).toThrow(/empty chars/);
+  });
+});
 });

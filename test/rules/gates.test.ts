@@ -10,6 +10,7 @@ import { compileProgram, re2WasmBackend } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches, referenceTriggerSpans } from '../../src/rules/reference.js';
 import { cardRunGate } from '../../src/rules/financial/cards.js';
+import { PrefilterTables, columnsOf, newTriggerPass, type PrefilterSpec } from '../../src/engine/prefilter.js';
 import { ibanRunGate } from '../../src/rules/financial/bank.js';
 
 // The gates as the engine asks them (a `valueIsRun` rule's gate is its validator on the run).
@@ -148,5 +149,56 @@ describe('run gates never drop a run that holds an accepted value', () => {
     expect(runs(iban).some(([s, e]) => ibanRunGate(iban, s, e))).toBe(true);
     const card = 'paid with 4111 1111 1111 1111 today';
     expect(runs(card).some(([s, e]) => cardRunGate(card, s, e))).toBe(true);
+  });
+});
+
+/**
+ * A rule's run shape (`RunShape`) is the share of its gate that the shared pass checks itself: it may
+ * only drop runs the gate drops. Each run the pass withholds from a shaped rule (reported without the
+ * shapes, not with them) must fail that rule's gate on the same text.
+ */
+describe('run shapes follow from the run gates', () => {
+  const shaped = program.rules.filter((r) => 'digits' in r.def.trigger && r.def.trigger.digits.shape !== undefined);
+  const unshapedSpec: PrefilterSpec = { ...program.spec, digits: program.spec.digits.map(({ shape: _, ...d }) => d) };
+  const tables = new Map([program.spec, unshapedSpec].map((spec) => [spec, new PrefilterTables(spec)]));
+  const events = (spec: PrefilterSpec, text: string): Set<string> => {
+    const out = new Set<string>();
+    const pf = newTriggerPass(tables.get(spec)!, 'js');
+    const emit = (rule: number, s: number, e: number) => out.add(`${rule}:${s}:${e}`);
+    pf.scan(columnsOf(text), 0, text.length, emit);
+    pf.finish(emit);
+    return out;
+  };
+
+  it('every shaped rule has a gate, and the shapes cover cards, es-dni, iban and uk-nino', () => {
+    expect(shaped.map((r) => r.def.id).filter((id) => !id.startsWith('card-')).sort()).toEqual(['es-dni', 'iban', 'uk-nino']);
+    for (const r of shaped) expect(r.gate, r.def.id).toBeGreaterThanOrEqual(0);
+  });
+
+  it('on generated text around every example of a shaped rule', () => {
+    const examples = shaped.flatMap((r) => [...r.def.examples.positive, ...r.def.examples.negative].map((e) => e.text));
+    const piece = fc.oneof(
+      fc.constantFrom(...examples),
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 14 }),
+      fc.string({ unit: fc.constantFrom(...'ABCDZXabz( -.+/é\u212a'), minLength: 1, maxLength: 3 }),
+    );
+    let withheld = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+        const text = pieces.join('');
+        const shapedEvents = events(program.spec, text);
+        for (const ev of events(unshapedSpec, text)) {
+          if (shapedEvents.has(ev)) continue;
+          const [rule, s, e] = ev.split(':').map(Number) as [number, number, number];
+          withheld++;
+          const gate = program.gates[program.rules[rule]!.gate]!;
+          if (gate(text, s, e)) return false;
+        }
+        return true;
+      }),
+      { numRuns: 3000 },
+    );
+    // Not vacuous: the shapes withheld many runs.
+    expect(withheld).toBeGreaterThan(1000);
   });
 });

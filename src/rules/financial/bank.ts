@@ -74,7 +74,9 @@ const kIban: RuleDef = {
   // The check digits and the BBAN's digits form a run of 8+ digits in every registry example (the
   // alphanumeric BBANs still carry a long numeric account part); the window reaches back to the
   // country code. Only spaces join the run, so dates and dotted numbers do not wake the rule.
-  trigger: { digits: { min: 8, separators: ' ' } },
+  // The gate's stretch of capitals, digits and spaces reaches back at least two characters from the
+  // run (the country code and check digits come before it): the shared pass checks those two.
+  trigger: { digits: { min: 8, separators: ' ', shape: { before: { chars: 'A-Z0-9 ', count: 2 } } } },
   pattern: ibanPattern(),
   maxLength: kIbanMaxLength,
   runGate: ibanRunGate,

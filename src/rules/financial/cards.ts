@@ -92,6 +92,25 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     const b2 = text.charCodeAt(start - 2);
     if (b2 >= 48 && b2 <= 57) return true;
   }
+  // Most runs of a log fail the cheapest tests, so they run before anything is copied: a brand's
+  // first digit (2-6), and 12 digits before any dot.
+  let n = 0;
+  let first = -1;
+  for (let i = start; i < end && n < kMinCardDigits; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (n++ === 0) {
+        if (c < 50 || c > 54) return false;
+        first = c;
+      }
+    } else if (c === 46) break;
+  }
+  if (n < kMinCardDigits || first < 0) return false;
+  return cardPrefixes(text, start, end);
+}
+
+/** The rest of `cardRunGate`, for runs that start like a card and hold enough digits. */
+function cardPrefixes(text: string, start: number, end: number): boolean {
   const after = kGateAfter;
   const sepBefore = kGateSep;
   let digits = '';
@@ -107,8 +126,6 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     } else if (c === 46) break;
     else sep = c;
   }
-  const first = digits.charCodeAt(0);
-  if (n < kMinCardDigits || first < 50 || first > 54) return false;
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
   let shape = '';
@@ -151,7 +168,8 @@ function cardRule(brand: Brand): RuleDef {
     tags: ['card', brand.tag],
     enabledByDefault: brand.enabledByDefault,
     // Cards are written with spaces or dashes only: dots do not join the run (decimals, SVG paths).
-    trigger: { digits: { min, separators: ' -' } },
+    // The run gate's first test, a first digit of 2-6, is checked in the shared pass itself.
+    trigger: { digits: { min, separators: ' -', shape: { first: '23456' } } },
     pattern: `${kNumberLeadIn}(${brand.first4}(?:${plain}|${grouped}))`,
     group: 1,
     // The lead-in judges the left side itself (it may start with a letter: `Visa 4111…`).

@@ -111,7 +111,8 @@ export const euRules: readonly RuleDef[] = [
     tags: ['es', 'national-id'],
     enabledByDefault: true,
     // Eight digits, contiguous or grouped by dots (`12.345.678-Z`); a dash only ever precedes the letter.
-    trigger: { digits: { min: 8, separators: '.' } },
+    // The gate's test, a capital after the run (maybe across a dash), is checked in the shared pass.
+    trigger: { digits: { min: 8, separators: '.', shape: { after: { chars: 'A-Z', skip: '-' } } } },
     runGate: dniRunGate,
     pattern: `[0-9]{8}-?${kNifLetter}|[0-9]{2}\\.[0-9]{3}\\.[0-9]{3}-?${kNifLetter}`,
     maxLength: 12,

@@ -24,7 +24,8 @@ export const ukRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // The six digits are a digit run (`12 34 56` joined by single spaces counts as one); the pattern
     // allows only spaces between them, so dates (`2024-01-01`) and dotted numbers do not wake the rule.
-    trigger: { digits: { min: 6, max: 6, separators: ' ' } },
+    // The gate's letters each side (each maybe across a space) are checked in the shared pass.
+    trigger: { digits: { min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Z', skip: ' ', count: 2 }, after: { chars: 'A-D', skip: ' ' } } } },
     // First letter not D F I Q U V; second not D F I O Q U V; unallocated pairs are left to the validator.
     runGate: ninoRunGate,
     pattern: '[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D]',
