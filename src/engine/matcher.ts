@@ -32,11 +32,16 @@ const kScreenSpan = 16 * 1024;
  */
 const kScreenPad = 2304;
 /**
- * Groups of a screen's rules that must wait in one region (in one batch of ready groups) for the
- * screen to run there; fewer are confirmed directly. One screen call over a region cost about 28 µs on
- * the bench's log, one rule's window call 2-4 µs.
+ * A screen runs over a region when it is expected to spare at least this many window calls there:
+ * the region's groups of its rules (in one batch of ready groups) times the share of groups the screen
+ * has rejected so far in this body. One screen call over a region cost about 28 µs on the bench's log,
+ * one rule's window call 2-4 µs. On a dense body nearly every group holds a value, the screen rejects
+ * none, and running it only added its cost (text/dense/1MB took 72 ms with screens, 51 without); on
+ * a body built to defeat the rules it rejects nearly all (adv/repeat-0: 27 ms with, 40 without).
  */
-const kScreenMinGroups = 8;
+const kScreenMinSaved = 10;
+/** Every this many regions a screen is not worth running in, it runs anyway, so its share stays current. */
+const kScreenProbe = 16;
 /** Match starts listed per screen region; past this the rest of the region counts as matching. */
 const kScreenStarts = 64;
 
@@ -110,6 +115,13 @@ export class Matcher {
   readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
   readonly #screens: ScreenRegion[][];
+  /**
+   * Per screen: groups it was asked about and rejected (decayed: halved past 256, so the share follows
+   * the body), and regions it was skipped in since it last ran (see kScreenProbe).
+   */
+  readonly #screenAsked: Float64Array;
+  readonly #screenRejected: Float64Array;
+  readonly #screenSkipped: Float64Array;
   #waiting: Group[] = [];
   /** Scratch of `#confirmReady`: ready groups per screen region. */
   readonly #screenDemand = new Map<number, number>();
@@ -134,6 +146,8 @@ export class Matcher {
   findingsTruncated = false;
   /** Windows given up after too many rejected matches. */
   windowsCut = 0;
+  /** Regions a screen's alternation ran over (diagnostics: how often screens paid their cost). */
+  screenRuns = 0;
 
   constructor(program: Program, maxFindings: number) {
     this.#program = program;
@@ -147,6 +161,9 @@ export class Matcher {
     this.#gateOf = per.gateOf;
     this.#joinGap = per.joinGap;
     this.#screens = program.screens.map(() => []);
+    this.#screenAsked = new Float64Array(program.screens.length);
+    this.#screenRejected = new Float64Array(program.screens.length);
+    this.#screenSkipped = new Float64Array(program.screens.length);
     this.#gateRun = new Float64Array(3 * program.gates.length).fill(-1);
   }
 
@@ -280,21 +297,32 @@ export class Matcher {
       if (final || g.end + r.maxLength + r.reach < end) ready.push(g);
       else still.push(g);
     }
-    // A screen reads a whole region (about 18 KB) per call: it pays off for several groups of its
-    // rules in one region, not for one or two, which their own small windows answer more cheaply.
+    // A screen reads a whole region (about 18 KB) per call: it pays off for many groups of its rules
+    // in one region that it mostly rejects, not for a few, or for groups that hold values, which their
+    // own small windows answer more cheaply.
     const perRegion = this.#screenDemand;
     perRegion.clear();
     const keys = ready.map((g) => this.#regionKey(g));
     for (const key of keys) if (key >= 0) perRegion.set(key, (perRegion.get(key) ?? 0) + 1);
+    for (const [key, groups] of perRegion) perRegion.set(key, this.#screenWorthIt(key % 64, groups) ? 1 : 0);
     for (let i = 0; i < ready.length; i++) {
       const key = keys[i]!;
-      this.#confirm(ready[i]!, key >= 0 && perRegion.get(key)! >= kScreenMinGroups);
+      this.#confirm(ready[i]!, key >= 0 && perRegion.get(key) === 1);
       if (this.findingsTruncated) {
         this.#waiting = [];
         return;
       }
     }
     this.#waiting = still;
+  }
+
+  /** Whether screen `s` should run over a region where `groups` groups of its rules wait. */
+  #screenWorthIt(s: number, groups: number): boolean {
+    // The share it rejects, starting from one half (one rejection and one pass up front).
+    const share = (this.#screenRejected[s]! + 1) / (this.#screenAsked[s]! + 2);
+    if (groups * share >= kScreenMinSaved) return true;
+    if (groups < kScreenMinSaved) return false;
+    return ++this.#screenSkipped[s]! % kScreenProbe === 0;
   }
 
   /** Which screen region a group's window falls in (see `#screenPasses`), as one number; -1 unscreened. */
@@ -311,7 +339,18 @@ export class Matcher {
     // A match overlapping the group starts at most `lead` before it and ends at most maxLength after.
     const ws = Math.max(this.#bufStart, g.start - rule.lead - rule.reach);
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
-    if (screened && !this.#screenPasses(rule.screen, g.start - rule.maxLength, g.end, ws, we)) return;
+    if (screened) {
+      const s = rule.screen;
+      const pass = this.#screenPasses(s, g.start - rule.maxLength, g.end, ws, we);
+      if (++this.#screenAsked[s]! > 256) {
+        this.#screenAsked[s]! /= 2;
+        this.#screenRejected[s]! /= 2;
+      }
+      if (!pass) {
+        this.#screenRejected[s]!++;
+        return;
+      }
+    }
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     // Rules screened by context at the candidate already had a context word close by.
     if (rule.contextScreen === 0 && !rule.checks.mayMatch(text)) return;
@@ -374,6 +413,7 @@ export class Matcher {
   }
 
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
+    this.screenRuns++;
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
     const search = this.#searcher(this.#program.screens[screen]!.pattern, rs, re, text);
     const starts: number[] = [];

@@ -11,6 +11,9 @@ import { compileProgram, re2NativeBackend, re2WasmBackend, scanStream, type Prog
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { kScreens } from '../../src/engine/screens.js';
+import { Matcher } from '../../src/engine/matcher.js';
+import { selectRules } from '../../src/rules/index.js';
+import { makeAdversarial, makeBody } from '../../bench/bodies.js';
 
 const programs: Array<[string, Program]> = [['re2-wasm', compileProgram(allRuleDefs, re2WasmBackend)]];
 if (re2NativeBackend) programs.push(['re2', compileProgram(allRuleDefs, re2NativeBackend)]);
@@ -61,7 +64,7 @@ describe.each(programs)('shortcuts agree with the reference (%s)', (_name, progr
     let text = '';
     let v = 0;
     // Right at each border, and every 300 characters around it: enough groups in each region for
-    // the screens to run there (fewer are confirmed directly, see kScreenMinGroups).
+    // the screens to run there (fewer are confirmed directly, see kScreenMinSaved).
     const shifts = [-90, -17, -3, 0, 5, 40, ...Array.from({ length: 16 }, (_, k) => (k - 8) * 300 + 150)].sort((a, b) => a - b);
     for (const border of [16384, 32768, 49152, 65536]) {
       for (const shift of shifts) {
@@ -101,5 +104,33 @@ describe.each(programs)('shortcuts agree with the reference (%s)', (_name, progr
     const want = referenceSpans(text);
     expect(want.length).toBeGreaterThan(100);
     expect(await engineSpans(program, text)).toEqual(want);
+  });
+});
+
+/**
+ * A screen costs a pass over its region; it pays only where it rejects most of the groups waiting
+ * there. Each scan learns the share its screens reject: on a dense body (a value in nearly every
+ * group) they soon stop running, on look-alikes built to wake the rules they keep running.
+ */
+describe.skipIf(re2NativeBackend === undefined)('screens run where they pay (re2)', () => {
+  const program = compileProgram(selectRules({}), re2NativeBackend!);
+  const runs = (text: string): { screenRuns: number; findings: number } => {
+    const m = new Matcher(program, 100_000);
+    for (let i = 0; i < text.length; i += 65536) m.push({ text: text.slice(i, i + 65536), offsets: null, base: i });
+    m.finish();
+    return { screenRuns: m.screenRuns, findings: m.findings.length };
+  };
+
+  it('stop on a dense body and keep running on look-alike digit runs', () => {
+    expect(program.screens.length).toBeGreaterThan(1);
+    const regions = (1 << 20) / (16 * 1024);
+    const dense = runs(makeBody('text', 'dense', '1MB').bytes.toString('latin1'));
+    expect(dense.findings).toBeGreaterThan(2000);
+    // A first run per screen and a few probes, out of 64 regions per screen.
+    expect(dense.screenRuns).toBeGreaterThan(0);
+    expect(dense.screenRuns).toBeLessThan(program.screens.length * 8);
+    const adversarial = runs(makeAdversarial('digit-runs', 1 << 20).bytes.toString('latin1'));
+    expect(adversarial.findings).toBe(0);
+    expect(adversarial.screenRuns).toBeGreaterThan(regions * 0.75);
   });
 });
