@@ -19,9 +19,10 @@ export interface MatchChecks {
   /**
    * False when no match in this window can pass the checks whatever the pattern finds: a rule that
    * needs context words is not run where none of them occurs. Pure JavaScript, so the pattern call
-   * is saved on most windows of context-gated rules.
+   * is saved on most windows of context-gated rules. `ascii`: the caller knows the window is ASCII
+   * (a miss then needs no second look).
    */
-  mayMatch(window: string): boolean;
+  mayMatch(window: string, ascii?: boolean): boolean;
 }
 
 const kDefaultBoundary = 'A-Za-z0-9';
@@ -62,13 +63,13 @@ export function compileChecks(rule: RuleDef): MatchChecks {
   const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
   const { minEntropy, validate } = rule;
   return {
-    mayMatch(window) {
+    mayMatch(window, ascii = false) {
       if (ctxAny === null) return true;
       // One case-insensitive search, no lower-cased copy of the window. On ASCII text it answers
       // exactly as `toLowerCase().includes` does; elsewhere case folding and `toLowerCase` can differ
       // (U+0130 lower-cases to two characters), so a miss there is checked the exact way.
       if (ctxAny.test(window)) return true;
-      if (!kNonAsciiChar.test(window)) return false;
+      if (ascii || !kNonAsciiChar.test(window)) return false;
       const lower = window.toLowerCase();
       return ctxWords.some((w) => lower.includes(w));
     },

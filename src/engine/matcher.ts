@@ -353,7 +353,7 @@ export class Matcher {
     }
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     // Rules screened by context at the candidate already had a context word close by.
-    if (rule.contextScreen === 0 && !rule.checks.mayMatch(text)) return;
+    if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, this.#isAscii(ws, we))) return;
     const search = this.#searcher(rule.pattern, ws, we, text);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);

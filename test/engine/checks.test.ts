@@ -32,7 +32,10 @@ describe('mayMatch (the window-level context pre-check)', () => {
         const want = reference(words, w);
         const got = checks.mayMatch(w);
         if (want) expect(got, `${rule.id} ${JSON.stringify(w)}`).toBe(true);
-        if (/^[\x00-\x7f]*$/.test(w)) expect(got, `${rule.id} ${JSON.stringify(w)}`).toBe(want);
+        if (/^[\x00-\x7f]*$/.test(w)) {
+          expect(got, `${rule.id} ${JSON.stringify(w)}`).toBe(want);
+          expect(checks.mayMatch(w, true), `${rule.id} ${JSON.stringify(w)} (known ASCII)`).toBe(want);
+        }
       }
     }
   });

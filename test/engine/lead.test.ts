@@ -4,6 +4,7 @@
  * lose findings, so it is checked on every whole match of the pattern (accepted by the checks or not)
  * in the rule's examples, plus harder shapes written here.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceTriggerSpans } from '../../src/rules/reference.js';
@@ -48,5 +49,29 @@ describe('rules that declare a lead', () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  // Beyond the examples: strings generated from the pattern itself (fast-check's `stringMatching`),
+  // with random text around them. Every whole match that overlaps a trigger must start at most
+  // `lead` before the first one.
+  it.each(withLead.map((r) => [r.id, r] as const))('%s: the claim holds on strings generated from its pattern', (_id, rule) => {
+    // (Without the `i` flag, which stringMatching does not take: a case-insensitive rule matches
+    // these too, and case changes no length.)
+    const arb = fc.stringMatching(new RegExp(rule.pattern, 'u'), { size: 'small' });
+    let checked = 0;
+    fc.assert(
+      fc.property(arb, (text) => {
+        const spans = referenceTriggerSpans(rule, text);
+        for (const [ms, me] of wholeMatches(rule, text)) {
+          const first = spans.find(([s, e]) => s < me && e > ms);
+          if (first === undefined) continue; // no trigger: the rule cannot find it, whatever its lead
+          checked++;
+          if (first[0] - ms > rule.lead!) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
+    expect(checked).toBeGreaterThan(50);
   });
 });

@@ -24,6 +24,8 @@ export const aiRules: readonly RuleDef[] = [
     // `sk-` + optional kind (`proj-`, `svcacct-`, `admin-`, `None-`) + random + marker + random.
     pattern: 'sk-[A-Za-z0-9_-]{20,100}T3BlbkFJ[A-Za-z0-9_-]{20,100}',
     maxLength: 211,
+    // `sk-`, then at most 100 characters, come before the `T3BlbkFJ` marker, the trigger.
+    lead: 103,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3.5,
     examples: {
@@ -49,6 +51,8 @@ export const aiRules: readonly RuleDef[] = [
     trigger: { keywords: ['sk-ant-'] },
     pattern: 'sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA',
     maxLength: 110,
+    // The key starts with its prefix, the trigger.
+    lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3.5,
     examples: {

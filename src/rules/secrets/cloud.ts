@@ -220,6 +220,8 @@ export const cloudRules: readonly RuleDef[] = [
     ignoreCase: true,
     group: 1,
     maxLength: 150,
+    // At most `storage_` (8 characters) comes before a trigger (`account_key`, `accountkey`…).
+    lead: 8,
     boundary: { right: kBase64Boundary },
     minEntropy: 4.5,
     examples: {

@@ -105,6 +105,8 @@ export const cloudflareRules: readonly RuleDef[] = [
     trigger: { keywords: ['v1.0-'] },
     pattern: 'v1\\.0-[0-9a-f]{24}-[0-9a-f]{146}',
     maxLength: 176,
+    // The key starts with its prefix, the trigger.
+    lead: 0,
     minEntropy: 3,
     examples: {
       positive: [

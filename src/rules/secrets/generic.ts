@@ -154,6 +154,8 @@ export const genericRules: readonly RuleDef[] = [
     ignoreCase: true,
     group: 1,
     maxLength: 4096,
+    // At most `authorization"` and its separators (26 characters) come before `bearer`.
+    lead: 26,
     boundary: { right: 'A-Za-z0-9._~+/=-' },
     minEntropy: 3.5,
     validate: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v),
@@ -185,6 +187,8 @@ export const genericRules: readonly RuleDef[] = [
     // Credentials beyond 300 bytes (400 base64 characters) do not occur; a tight window keeps this
     // rule cheap, since `basic` is a common word.
     maxLength: 460,
+    // At most `authorization"` and its separators (26 characters) come before `basic`.
+    lead: 26,
     boundary: { right: 'A-Za-z0-9+/=' },
     validate: (v) => {
       const c = decodeBasicAuth(v);

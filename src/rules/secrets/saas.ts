@@ -43,6 +43,8 @@ export const saasRules: readonly RuleDef[] = [
     // prefix and ends in a random alphanumeric part.
     pattern: '(?:xox[abposr]|xoxe(?:\\.xox[bp])?|xapp)-[0-9]{1,16}-[A-Za-z0-9-]{8,250}',
     maxLength: 275,
+    // The token starts with a trigger (`xoxe.` for the refreshable form).
+    lead: 0,
     boundary: { right: 'A-Za-z0-9-' },
     minEntropy: 3,
     validate: (v) => {
@@ -73,6 +75,8 @@ export const saasRules: readonly RuleDef[] = [
     trigger: { keywords: ['hooks.slack.com/'] },
     pattern: '(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,12}(?:/[A-Za-z0-9]{6,64}){2,3}',
     maxLength: 240,
+    // Only the scheme (`https://`, 8 characters) comes before the host, the trigger.
+    lead: 8,
     boundary: { right: 'A-Za-z0-9/' },
     examples: {
       positive: [
@@ -95,6 +99,8 @@ export const saasRules: readonly RuleDef[] = [
     trigger: { keywords: ['sk_live_', 'rk_live_', 'sk_prod_', 'rk_prod_'] },
     pattern: '(?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,}',
     maxLength: 255,
+    // The key starts with its prefix, the trigger.
+    lead: 0,
     minEntropy: 3,
     examples: {
       positive: [
@@ -241,6 +247,8 @@ export const saasRules: readonly RuleDef[] = [
     // A macaroon whose serialized location field is pypi.org or test.pypi.org.
     pattern: 'pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}',
     maxLength: 1030,
+    // The token starts with its prefix, the trigger.
+    lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3,
     examples: {

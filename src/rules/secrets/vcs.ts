@@ -97,6 +97,8 @@ export const vcsRules: readonly RuleDef[] = [
     // CRC's exact input is not published, so it is not verified.
     pattern: String.raw`(?:gl(?:pat|dt|ft|rtr|rt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{9})?|glptt-[0-9a-f]{40}|glcbt-[0-9a-fA-F]{1,5}_[A-Za-z0-9_-]{20}|GR1348941[A-Za-z0-9_-]{20})`,
     maxLength: 330,
+    // Every form starts with its own prefix, a trigger.
+    lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3,
     // Random bodies mix character classes; package and file names after a `glpat-`-like word do not.
