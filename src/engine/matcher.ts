@@ -133,8 +133,9 @@ export class Matcher {
   #bytes: Buffer = Buffer.alloc(1);
   /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
   #nonAscii: number[] = [];
-  /** Where `utf8Search` encodes a non-ASCII window (one window is searched at a time). */
-  readonly #utf8 = { buf: Buffer.alloc(0) };
+  /** The searches of the window being confirmed and of the screen region being run (reused). */
+  readonly #windowSearch = new WindowSearch();
+  readonly #screenSearch = new WindowSearch();
   #bufStart = 0;
   #off: Int32Array = new Int32Array(1);
   /**
@@ -354,7 +355,7 @@ export class Matcher {
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     // Rules screened by context at the candidate already had a context word close by.
     if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, this.#isAscii(ws, we))) return;
-    const search = this.#searcher(rule.pattern, ws, we, text);
+    const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
@@ -363,7 +364,7 @@ export class Matcher {
         this.windowsCut++;
         return;
       }
-      const m = search(from);
+      const m = search.exec(from);
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
@@ -415,11 +416,11 @@ export class Matcher {
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     this.screenRuns++;
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
-    const search = this.#searcher(this.#program.screens[screen]!.pattern, rs, re, text);
+    const search = this.#searcher(this.#screenSearch, this.#program.screens[screen]!.pattern, rs, re, text);
     const starts: number[] = [];
     for (let from = 0; from <= text.length; ) {
       if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
-      const m = search(from);
+      const m = search.exec(from);
       if (m === null) break;
       // Every start is listed (not only non-overlapping matches): resume one character past this one.
       starts.push(rs + m.start);
@@ -429,15 +430,14 @@ export class Matcher {
   }
 
   /**
-   * `exec` of `pattern` over `text` (= the buffer's [start, end)), in text positions. As bytes when
-   * the backend takes them: an ASCII stretch is a view of `#bytes`; other text is encoded once for
-   * every call on it (a string would be encoded again on each).
+   * `search` set up for `exec` of `pattern` over `text` (= the buffer's [start, end)), in text
+   * positions. As bytes when the backend takes them: an ASCII stretch is a view of `#bytes`; other
+   * text is encoded once for every call on it (a string would be encoded again on each).
    */
-  #searcher(pattern: CompiledPattern, start: number, end: number, text: string): (from: number) => PatternMatch | null {
-    if (pattern.execBytes === undefined) return (from) => pattern.exec(text, from);
-    if (!this.#isAscii(start, end)) return utf8Search(pattern, text, this.#utf8);
-    const bytes = this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart);
-    return (from) => pattern.execBytes!(bytes, from);
+  #searcher(search: WindowSearch, pattern: CompiledPattern, start: number, end: number, text: string): WindowSearch {
+    if (pattern.execBytes === undefined) return search.overString(pattern, text);
+    if (!this.#isAscii(start, end)) return search.overUtf8(pattern, text);
+    return search.overBytes(pattern, text, this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart));
   }
 
   /** Byte offset in the body of the text position `pos` (still in the buffer). */
@@ -521,30 +521,91 @@ function unitBytes(text: string, i: number, code: number): number {
 }
 
 /**
- * `exec` over a non-ASCII window through the pattern's byte entry: the window is encoded to UTF-8
- * once (into `scratch`, grown as needed and reused by the next window), and positions are converted
- * between characters and bytes by a cursor that walks either way from where the last conversion left
- * it, counting code units and lead bytes without decoding anything. Calls on one window mostly go
- * left to right, and a step back (to just past a match's start) is as long as the match, so the
- * conversions of a window cost time linear in its length. (Restarting from the window's start on
- * each step back made a screen region of 18 KB with 64 match starts decode a megabyte.) A start
- * inside a surrogate pair has no byte position: that call goes through the string entry.
+ * `exec` over one window at a time, in the window's text positions, through the pattern's string
+ * entry, its byte entry on a view of ASCII text, or its byte entry on the window encoded to UTF-8. One
+ * instance is reused window after window (a closure per window cost a fresh function each time, and
+ * under tsx a `__name` call too: 9% of a scan with every rule on).
+ *
+ * On UTF-8: the window is encoded once (into a scratch buffer, grown as needed and reused by the next
+ * window), and positions are converted between characters and bytes by a cursor that walks either way
+ * from where the last conversion left it, counting code units and lead bytes without decoding
+ * anything. Calls on one window mostly go left to right, and a step back (to just past a match's
+ * start) is as long as the match, so the conversions of a window cost time linear in its length.
+ * (Restarting from the window's start on each step back made a screen region of 18 KB with 64 match
+ * starts decode a megabyte.) A start inside a surrogate pair has no byte position: that call goes
+ * through the string entry.
  */
-function utf8Search(pattern: CompiledPattern, text: string, scratch: { buf: Buffer }): (from: number) => PatternMatch | null {
-  if (scratch.buf.length < 3 * text.length) scratch.buf = Buffer.allocUnsafe(Math.max(3 * text.length, 2 * scratch.buf.length));
-  const bytes = scratch.buf.subarray(0, scratch.buf.write(text, 0, 'utf8'));
-  let c = 0;
-  let b = 0;
-  const byteOf = (char: number): number => {
+class WindowSearch {
+  #pattern: CompiledPattern | null = null;
+  #text = '';
+  /** 0: string entry; 1: bytes are the text (ASCII); 2: bytes are the text's UTF-8. */
+  #mode = 0;
+  #bytes: Uint8Array = new Uint8Array(0);
+  #scratch: Buffer = Buffer.alloc(0);
+  /** The UTF-8 cursor: code unit `#c` of the text starts at byte `#b`. */
+  #c = 0;
+  #b = 0;
+
+  overString(pattern: CompiledPattern, text: string): this {
+    this.#pattern = pattern;
+    this.#text = text;
+    this.#mode = 0;
+    return this;
+  }
+
+  overBytes(pattern: CompiledPattern, text: string, bytes: Uint8Array): this {
+    this.#pattern = pattern;
+    this.#text = text;
+    this.#mode = 1;
+    this.#bytes = bytes;
+    return this;
+  }
+
+  overUtf8(pattern: CompiledPattern, text: string): this {
+    if (this.#scratch.length < 3 * text.length) this.#scratch = Buffer.allocUnsafe(Math.max(3 * text.length, 2 * this.#scratch.length));
+    this.#pattern = pattern;
+    this.#text = text;
+    this.#mode = 2;
+    this.#bytes = this.#scratch.subarray(0, this.#scratch.write(text, 0, 'utf8'));
+    this.#c = 0;
+    this.#b = 0;
+    return this;
+  }
+
+  exec(from: number): PatternMatch | null {
+    const pattern = this.#pattern!;
+    if (this.#mode === 0) return pattern.exec(this.#text, from);
+    if (this.#mode === 1) return pattern.execBytes!(this.#bytes, from);
+    const text = this.#text;
+    const lead = text.charCodeAt(from - 1);
+    if (from > 0 && from < text.length && lead >= 0xd800 && lead <= 0xdbff) return pattern.exec(text, from);
+    const m = pattern.execBytes!(this.#bytes, this.#byteOf(from));
+    if (m === null) return null;
+    const start = this.#charOf(m.start);
+    const groupStart = this.#charOf(m.groupStart);
+    const groupEnd = this.#charOf(m.groupEnd);
+    return { start, groupStart, groupEnd, end: this.#charOf(m.end) };
+  }
+
+  #byteOf(char: number): number {
+    const text = this.#text;
+    let c = this.#c;
+    let b = this.#b;
     for (; c < char; c++) b += unitBytes(text, c, text.charCodeAt(c));
     for (; c > char; ) {
       c--;
       b -= unitBytes(text, c, text.charCodeAt(c));
     }
+    this.#c = c;
+    this.#b = b;
     return b;
-  };
-  // A lead byte starts one code unit, or two for a 4-byte sequence; continuation bytes none.
-  const charOf = (byte: number): number => {
+  }
+
+  /** A lead byte starts one code unit, or two for a 4-byte sequence; continuation bytes none. */
+  #charOf(byte: number): number {
+    const bytes = this.#bytes;
+    let c = this.#c;
+    let b = this.#b;
     for (; b < byte; b++) {
       const x = bytes[b]!;
       if ((x & 0xc0) !== 0x80) c += x >= 0xf0 ? 2 : 1;
@@ -553,16 +614,8 @@ function utf8Search(pattern: CompiledPattern, text: string, scratch: { buf: Buff
       const x = bytes[--b]!;
       if ((x & 0xc0) !== 0x80) c -= x >= 0xf0 ? 2 : 1;
     }
+    this.#c = c;
+    this.#b = b;
     return c;
-  };
-  return (from) => {
-    const lead = text.charCodeAt(from - 1);
-    if (from > 0 && from < text.length && lead >= 0xd800 && lead <= 0xdbff) return pattern.exec(text, from);
-    const m = pattern.execBytes!(bytes, byteOf(from));
-    if (m === null) return null;
-    const start = charOf(m.start);
-    const groupStart = charOf(m.groupStart);
-    const groupEnd = charOf(m.groupEnd);
-    return { start, groupStart, groupEnd, end: charOf(m.end) };
-  };
+  }
 }
