@@ -395,7 +395,8 @@ export class Matcher {
     // rules in one stretch of text share one region instead of each starting its own.
     const k = Math.floor(ws / kScreenSpan);
     const cache = this.#screens[screen]!;
-    const i = cache.findIndex((r) => r.block === k);
+    let i = cache.length - 1;
+    while (i >= 0 && cache[i]!.block !== k) i--;
     let region = cache[i];
     if (region === undefined || region.start > ws || region.end < we) {
       const rs = Math.max(this.#bufStart, k * kScreenSpan);

@@ -80,9 +80,12 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   const gateOf = (def: RuleDef): number => {
     if ('keywords' in def.trigger) return -1;
     const validate = def.validate;
-    // A rule whose value is its run or token: its validator is its gate (one per rule). A non-ASCII
-    // neighbour passes: a case-insensitive pattern takes the Kelvin sign for K, which splits a token.
+    // A rule whose value is its run or token: its validator is its gate (one per rule). For a token,
+    // a non-ASCII neighbour passes: a case-insensitive pattern takes the Kelvin sign for K, which
+    // splits a token. A digit run has no such neighbour to lose (its patterns are digits and
+    // separators), so its validator decides alone, and its run shape may follow from it.
     if (def.valueIsRun === true && validate !== undefined) {
+      if ('digits' in def.trigger) return gates.push((text, start, end) => validate(text.slice(start, end))) - 1;
       return gates.push((text, start, end) => validate(text.slice(start, end)) || text.charCodeAt(start - 1) > 0x7f || text.charCodeAt(end) > 0x7f) - 1;
     }
     if (def.runGate === undefined) return -1;

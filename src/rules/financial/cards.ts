@@ -93,9 +93,12 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     if (b2 >= 48 && b2 <= 57) return true;
   }
   // Most runs of a log fail the cheapest tests, so they run before anything is copied: a brand's
-  // first digit (2-6), and 12 digits before any dot.
+  // first digit (2-6), 12 digits before any dot, and, when separators come before the 12th digit, a
+  // first group of 4 (every brand's grouping starts with 4: `6332907625 200 546` is no card) and one
+  // kind of separator (`2024-473989 200 470` is none either).
   let n = 0;
   let first = -1;
+  let sep = 0;
   for (let i = start; i < end && n < kMinCardDigits; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
@@ -104,6 +107,12 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
         first = c;
       }
     } else if (c === 46) break;
+    else if (first >= 0) {
+      if (sep === 0) {
+        if (n !== 4) return false;
+        sep = c;
+      } else if (c !== sep) return false;
+    }
   }
   if (n < kMinCardDigits || first < 0) return false;
   return cardPrefixes(text, start, end);

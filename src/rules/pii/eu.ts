@@ -72,36 +72,36 @@ function isHetuSign(c: number): boolean {
 /**
  * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run: fi-hetu's six date
  * digits are a whole block followed by the century sign; es-nie's seven digits a whole block with X/Y/Z
- * before and a capital after (each maybe across a dash). `blockTest` is asked about each block [i, j).
+ * before and a capital after (each maybe across a dash). The start of the first maximal block of
+ * exactly `len` digits in [from, end), or -1.
  */
-function someDigitBlock(text: string, start: number, end: number, blockTest: (text: string, i: number, j: number) => boolean): boolean {
-  for (let i = start; i < end; ) {
+function digitBlock(text: string, from: number, end: number, len: number): number {
+  for (let i = from; i < end; ) {
     if (!isDigitCode(text.charCodeAt(i))) {
       i++;
       continue;
     }
     let j = i + 1;
     while (j < end && isDigitCode(text.charCodeAt(j))) j++;
-    if (blockTest(text, i, j)) return true;
+    if (j - i === len) return i;
     i = j;
   }
+  return -1;
+}
+
+function hetuRunGate(text: string, start: number, end: number): boolean {
+  for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) if (isHetuSign(text.charCodeAt(i + 6))) return true;
   return false;
 }
 
-function hetuBlock(text: string, i: number, j: number): boolean {
-  return j - i === 6 && isHetuSign(text.charCodeAt(j));
+function nieRunGate(text: string, start: number, end: number): boolean {
+  for (let i = digitBlock(text, start, end, 7); i >= 0; i = digitBlock(text, i + 7, end, 7)) {
+    const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
+    const a = text.charCodeAt(i + 7) === 45 ? text.charCodeAt(i + 8) : text.charCodeAt(i + 7);
+    if (b >= 88 && b <= 90 && isCapitalCode(a)) return true;
+  }
+  return false;
 }
-
-function nieBlock(text: string, i: number, j: number): boolean {
-  if (j - i !== 7) return false;
-  const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
-  const a = text.charCodeAt(j) === 45 ? text.charCodeAt(j + 1) : text.charCodeAt(j);
-  return b >= 88 && b <= 90 && isCapitalCode(a);
-}
-
-// Module-level tests, so a gate call makes no closure.
-const hetuRunGate = (text: string, start: number, end: number): boolean => someDigitBlock(text, start, end, hetuBlock);
-const nieRunGate = (text: string, start: number, end: number): boolean => someDigitBlock(text, start, end, nieBlock);
 
 export const euRules: readonly RuleDef[] = [
   {
@@ -305,7 +305,8 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['ch', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 13, max: 13, separators: '.' } },
+    // Every AHV number starts with the country code 756 (the validator's first test).
+    trigger: { digits: { min: 13, max: 13, separators: '.', shape: { first: '7' } } },
     ...wholeRun('756\\.[0-9]{4}\\.[0-9]{4}\\.[0-9]{2}|756[0-9]{10}'),
     valueIsRun: true,
     maxLength: 16 + kRunExtra,

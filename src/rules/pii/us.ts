@@ -14,7 +14,8 @@ export const usRules: readonly RuleDef[] = [
     tags: ['us', 'national-id'],
     enabledByDefault: true,
     // 3-2-4 joined by `-` or a space: dots do not join the run, so dotted versions and IPs stay quiet.
-    trigger: { digits: { min: 9, max: 9, separators: ' -' } },
+    // No area starts with 9 (the validator's rule; those are ITINs): checked in the shared pass.
+    trigger: { digits: { min: 9, max: 9, separators: ' -', shape: { first: '012345678' } } },
     // Separators are required, as in Cloudflare's DLP profile: nine bare digits are any number at all.
     ...wholeRun('[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}'),
     valueIsRun: true,
@@ -42,11 +43,12 @@ export const usRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['us', 'tax-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 9, max: 9, separators: ' -' } },
+    // Every ITIN starts with 9 (the pattern's and the validator's first test), checked in the shared pass.
+    trigger: { digits: { min: 9, max: 9, separators: ' -', shape: { first: '9' } } },
     ...wholeRun(`9[0-9]{2}-${kItinGroup}-[0-9]{4}|9[0-9]{2} ${kItinGroup} [0-9]{4}`),
     valueIsRun: true,
     maxLength: 11 + kRunExtra,
-    validate: (v) => kSsnShape.test(v) && !oneRepeatedDigit(digitsOf(v)),
+    validate: (v) => v.charCodeAt(0) === 57 && kSsnShape.test(v) && !oneRepeatedDigit(digitsOf(v)),
     examples: {
       positive: [
         { text: '{"taxpayer":{"itin":"912-78-3456","country":"MX"}}', match: '912-78-3456' },
