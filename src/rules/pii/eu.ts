@@ -57,7 +57,9 @@ function corsicaLetter(c: number): boolean {
  * into runs that touch the department (`…2` then the letter; the letter, maybe a space, then `…`).
  */
 function nirRunGate(text: string, start: number, end: number): boolean {
-  if (nirValid(text.slice(start, end))) return true;
+  // The three shapes are 15, 16 and 21 characters long: other runs (timestamps) are not copied.
+  const len = end - start;
+  if ((len === 15 || len === 16 || len === 21) && nirValid(text.slice(start, end))) return true;
   // The department `2A`/`2B`: the run ends with its 2, or starts right (or one space) after its letter.
   if (corsicaLetter(text.charCodeAt(end)) && text.charCodeAt(end - 1) === 50) return true;
   const letter = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
