@@ -22,6 +22,7 @@
 #define K_SEP 4
 #define K_KELVIN 0x81
 #define K_MAX_RUN_SPAN 256
+#define K_LENS (K_MAX_RUN_SPAN + 2)
 
 typedef struct {
   int refs;
@@ -50,6 +51,10 @@ typedef struct {
   /* Per digit rule, its run shape (see `PrefilterTables.digitFirst` and the fields after it). */
   uint16_t *d_first;
   uint8_t *d_before, *d_after, *d_sets;
+  /* Derived here: per separator set j and sub-run length c (0..K_MAX_RUN_SPAN), the set's digit rules
+     whose [min, max] holds c are len_idx[len_from[j * K_LENS + c] .. len_from[j * K_LENS + c + 1]),
+     in the set's (ascending minimum) order. */
+  int32_t *len_from, *len_idx;
 } tables_t;
 
 typedef struct {
@@ -84,6 +89,7 @@ static void tables_release(tables_t *t) {
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
   free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets);
+  free(t->len_from); free(t->len_idx);
   free(t);
 }
 
@@ -202,6 +208,35 @@ static int tables_valid(const tables_t *t, size_t n_delta, size_t n_depth, size_
   return 1;
 }
 
+/* Fills `len_from` / `len_idx` (see tables_t) from the validated set and digit-rule arrays; 0 when out of memory. */
+static int build_len_index(tables_t *t) {
+  const size_t slots = (size_t)t->n_sets * K_LENS + 1;
+  t->len_from = (int32_t *)calloc(slots, sizeof(int32_t));
+  size_t total = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    size_t n = 0;
+    for (int32_t j = 0; j < t->n_sets; j++) {
+      for (int32_t c = 0; c < K_LENS; c++) {
+        if (pass == 1) t->len_from[(size_t)j * K_LENS + c] = (int32_t)n;
+        for (int32_t q = t->set_from[j]; q < t->set_from[j + 1]; q++) {
+          const int32_t i = t->set_idx[q];
+          if (t->d_min[i] > c || (double)c > t->d_max[i]) continue;
+          if (pass == 1) t->len_idx[n] = i;
+          n++;
+        }
+      }
+    }
+    if (pass == 0) {
+      total = n;
+      t->len_idx = (int32_t *)malloc((total + 1) * sizeof(int32_t));
+      if (t->len_from == NULL || t->len_idx == NULL) return 0;
+    } else {
+      t->len_from[slots - 1] = (int32_t)n;
+    }
+  }
+  return 1;
+}
+
 /* ---- tables(spec) -> external ---------------------------------------------------------------- */
 
 static napi_value create_tables(napi_env env, napi_callback_info info) {
@@ -285,6 +320,11 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     if (k > max_tok_rules) max_tok_rules = k;
   }
   t->max_events_per_char = max_out + t->n_digit + max_tok_rules;
+  if (!build_len_index(t)) {
+    tables_release(t);
+    napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
+    return NULL;
+  }
   napi_value ext;
   napi_create_external(env, t, tables_finalize, NULL, &ext);
   napi_type_tag_object(env, ext, &kTablesTag);
@@ -371,10 +411,11 @@ static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, in
 
 static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k) {
   tables_t *t = s->t;
-  for (int32_t q = t->set_from[j], to = t->set_from[j + 1]; q < to; q++) {
-    int32_t i = t->set_idx[q];
-    if (t->d_min[i] > c) break;
-    if ((double)c <= t->d_max[i] && s->fired[i] != s->gen) {
+  /* A sub-run holds at most K_MAX_RUN_SPAN digits (runs are cut into pieces of that span). */
+  const int32_t *from = t->len_from + (size_t)j * K_LENS + (c < K_LENS - 1 ? c : K_LENS - 1);
+  for (int32_t q = from[0], to = from[1]; q < to; q++) {
+    const int32_t i = t->len_idx[q];
+    if (s->fired[i] != s->gen) {
       s->fired[i] = s->gen;
       if (shape_ok(s, i, st)) report(s, k, t->d_rule[i], st, en);
     }
@@ -423,26 +464,14 @@ static int64_t min_future_start(state_t *s) {
 }
 
 /*
- * scan(state, cols, from, to, out, meta) -> events written. meta[0] = where it stopped (to, or
- * earlier when `out` is full), meta[1] = the earliest start any later event can have.
+ * The pass over cols[from, to) (see `scan`): returns where it stopped. Inlined into two callers, one
+ * per width of the transition table, so the hot loop tests neither (and keeps its state in registers).
  */
-static napi_value scan(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
-  state_t *s = (state_t *)handle_arg(env, info, 6, argv, &kStateTag, "scan(state, cols, from, to, out, meta): expected a state handle");
-  if (s == NULL) return NULL;
-  uint8_t *cols; size_t ncols; double *out; size_t nout; double *meta; size_t nmeta;
-  int32_t from, to;
-  if (!get_bytes(env, argv[1], &cols, &ncols)) return NULL;
-  if (napi_get_value_int32(env, argv[2], &from) != napi_ok || napi_get_value_int32(env, argv[3], &to) != napi_ok) { throw_type(env, "from and to must be integers"); return NULL; }
-  if (!get_f64(env, argv[4], &out, &nout) || !get_f64(env, argv[5], &meta, &nmeta)) return NULL;
-  if (from < 0 || to < from || (size_t)to > ncols || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "scan range outside the column bytes"); return NULL; }
-  tables_t *t = s->t;
-  const int32_t cap = (int32_t)(nout / 3);
-  const int32_t room = cap - t->max_events_per_char;
-  if (room <= 0) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
-  sink_t k = { out, 0 };
-  const uint16_t *d16 = t->d16;
-  const int32_t *d32 = t->d32;
+static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room,
+                                                                const int wide) {
+  const uint16_t *d16 = s->t->d16;
+  const int32_t *d32 = s->t->d32;
+  const tables_t *t = s->t;
   const int32_t first_out = t->first_out;
   const uint8_t *cls = t->cls;
   const int32_t max_tok = t->max_tok;
@@ -455,16 +484,16 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   int run_sep = s->run_sep, tok_digit = s->tok_digit, tok_letter = s->tok_letter;
   int32_t i = from;
   for (; i < to; i++) {
-    if (k.n > room) break;
+    if (k->n > room) break;
     const uint8_t c = cols[i];
     const int32_t col = c < K_COLS ? c : (c == K_KELVIN ? 107 : 0);
-    st = d16 ? d16[st * K_COLS + col] : d32[st * K_COLS + col];
+    st = wide ? d32[st * K_COLS + col] : d16[st * K_COLS + col];
     if (st >= first_out) {
       const int64_t e = off + i + 1;
       for (int32_t q = t->out_start[st], qe = t->out_start[st + 1]; q < qe; q++) {
         const int32_t r = t->out_rule[q];
         if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
-        else report(s, &k, r, e - t->out_len[q], e);
+        else report(s, k, r, e - t->out_len[q], e);
       }
     }
     const uint8_t kk = c < K_COLS ? cls[c] : 0;
@@ -475,7 +504,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
         if (run_digits >= min_digits || s->run_piece) {
           s->after1 = run_sep ? s->run_sep_char : c;
           s->after2 = run_sep ? c : -1;
-          flush_run(s, run_start, run_end, run_digits, &k);
+          flush_run(s, run_start, run_end, run_digits, k);
         }
         run_start = -1;
         run_sep = 0;
@@ -495,7 +524,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
       run_end = g + 1;
       run_sep = 0;
       if (run_end - run_start >= K_MAX_RUN_SPAN) {
-        flush_run(s, run_start, run_end, run_digits, &k);
+        flush_run(s, run_start, run_end, run_digits, k);
         run_start = run_end;
         run_digits = 0;
         s->run_piece = 1;
@@ -505,7 +534,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
     }
     if (tok_start >= 0) {
       const int64_t len = off + i - tok_start;
-      if (len <= max_tok && t->tok_from[len + 1] > t->tok_from[len]) end_token(s, tok_start, off + i, tok_digit, tok_letter, &k);
+      if (len <= max_tok && t->tok_from[len + 1] > t->tok_from[len]) end_token(s, tok_start, off + i, tok_digit, tok_letter, k);
       tok_start = -1;
     }
     if (run_start < 0) continue;
@@ -519,7 +548,7 @@ static napi_value scan(napi_env env, napi_callback_info info) {
       if (run_digits >= min_digits || s->run_piece) {
         s->after1 = run_sep ? s->run_sep_char : c;
         s->after2 = run_sep ? c : -1;
-        flush_run(s, run_start, run_end, run_digits, &k);
+        flush_run(s, run_start, run_end, run_digits, k);
       }
       run_start = -1;
       run_sep = 0;
@@ -532,6 +561,37 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   s->pos = off + i;
   s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
   s->tok_start = tok_start; s->tok_digit = tok_digit; s->tok_letter = tok_letter;
+  return i;
+}
+
+static int32_t scan_loop16(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room) {
+  return scan_loop(s, cols, from, to, k, room, 0);
+}
+
+static int32_t scan_loop32(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room) {
+  return scan_loop(s, cols, from, to, k, room, 1);
+}
+
+/*
+ * scan(state, cols, from, to, out, meta) -> events written. meta[0] = where it stopped (to, or
+ * earlier when `out` is full), meta[1] = the earliest start any later event can have.
+ */
+static napi_value scan(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  state_t *s = (state_t *)handle_arg(env, info, 6, argv, &kStateTag, "scan(state, cols, from, to, out, meta): expected a state handle");
+  if (s == NULL) return NULL;
+  uint8_t *cols; size_t ncols; double *out; size_t nout; double *meta; size_t nmeta;
+  int32_t from, to;
+  if (!get_bytes(env, argv[1], &cols, &ncols)) return NULL;
+  if (napi_get_value_int32(env, argv[2], &from) != napi_ok || napi_get_value_int32(env, argv[3], &to) != napi_ok) { throw_type(env, "from and to must be integers"); return NULL; }
+  if (!get_f64(env, argv[4], &out, &nout) || !get_f64(env, argv[5], &meta, &nmeta)) return NULL;
+  if (from < 0 || to < from || (size_t)to > ncols || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "scan range outside the column bytes"); return NULL; }
+  tables_t *t = s->t;
+  const int32_t cap = (int32_t)(nout / 3);
+  const int32_t room = cap - t->max_events_per_char;
+  if (room <= 0) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
+  sink_t k = { out, 0 };
+  const int32_t i = t->d16 != NULL ? scan_loop16(s, cols, from, to, &k, room) : scan_loop32(s, cols, from, to, &k, room);
   meta[0] = i;
   meta[1] = (double)min_future_start(s);
   napi_value r;
