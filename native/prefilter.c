@@ -51,6 +51,7 @@ typedef struct {
   /* Per digit rule, its run shape (see `PrefilterTables.digitFirst` and the fields after it). */
   uint16_t *d_first;
   uint8_t *d_before, *d_after, *d_sets;
+  int32_t *d_groups; /* per digit rule: within (0 none), first, separator bits */
   /* Derived here: per separator set j and sub-run length c (0..K_MAX_RUN_SPAN), the set's digit rules
      whose [min, max] holds c are len_idx[len_from[j * K_LENS + c] .. len_from[j * K_LENS + c + 1]),
      in the set's (ascending minimum) order. */
@@ -88,7 +89,7 @@ static void tables_release(tables_t *t) {
   free(t->d_rule); free(t->d_min); free(t->d_max);
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
-  free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets);
+  free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets); free(t->d_groups);
   free(t->len_from); free(t->len_idx);
   free(t);
 }
@@ -290,7 +291,11 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->d_before = (uint8_t *)copy_array(env, o, "digitBefore", napi_uint8_array, &n_before)) != NULL;
   ok = ok && (t->d_after = (uint8_t *)copy_array(env, o, "digitAfter", napi_uint8_array, &n_after)) != NULL;
   ok = ok && (t->d_sets = (uint8_t *)copy_array(env, o, "digitSets", napi_uint8_array, &n_dsets)) != NULL;
-  ok = ok && n_first == (size_t)t->n_digit && n_before == 2 * (size_t)t->n_digit && n_after == 2 * (size_t)t->n_digit && n_dsets == 256 * (size_t)t->n_digit;
+  size_t n_groups = 0;
+  ok = ok && (t->d_groups = (int32_t *)copy_array(env, o, "digitGroups", napi_int32_array, &n_groups)) != NULL;
+  ok = ok && n_first == (size_t)t->n_digit && n_before == 2 * (size_t)t->n_digit && n_after == 2 * (size_t)t->n_digit && n_dsets == 256 * (size_t)t->n_digit &&
+       n_groups == 3 * (size_t)t->n_digit;
+  for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_groups[3 * i] >= 0 && t->d_groups[3 * i] <= K_MAX_RUN_SPAN;
   for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_before[2 * i + 1] <= 2;
   if (ok) {
     /* Lengths, read again (copy_array reported the first ones): every index the pass follows must land inside. */
@@ -395,6 +400,19 @@ static int shape_ok(state_t *s, int32_t i, int64_t st) {
     const int32_t skip = t->d_after[2 * i];
     const int32_t q = (skip != 0 && s->after1 == skip) ? s->after2 : s->after1;
     if (q >= 0 && (q >= K_COLS || t->d_sets[256 * (size_t)i + 128 + q] == 0)) return 0;
+  }
+  const int32_t within = t->d_groups[3 * i];
+  if (within > 0) {
+    /* Separators are logged with the digits before them, in order. */
+    uint8_t bit0 = 0;
+    for (int32_t q = 0; q < s->seps; q++) {
+      if (s->sep_at[q] >= within) break;
+      const uint8_t bit = s->sep_bits[q];
+      if (q == 0) {
+        if (s->sep_at[0] != t->d_groups[3 * i + 1] || (bit & t->d_groups[3 * i + 2]) == 0) return 0;
+        bit0 = bit;
+      } else if (bit != bit0) return 0;
+    }
   }
   return 1;
 }

@@ -44,6 +44,12 @@ export interface NativeTablesSpec {
   ruleCount: number;
   /** Per rule: the reach of its context screen, 0 for none. */
   ctxWithin: Float64Array;
+  /** Per digit rule, its run shape (see `PrefilterTables`). */
+  digitFirst: Uint16Array;
+  digitBefore: Uint8Array;
+  digitAfter: Uint8Array;
+  digitSets: Uint8Array;
+  digitGroups: Int32Array;
 }
 
 export type PrefilterImpl = 'native' | 'js';

@@ -155,6 +155,8 @@ export class PrefilterTables implements NativeTablesSpec {
   readonly digitBefore: Uint8Array;
   readonly digitAfter: Uint8Array;
   readonly digitSets: Uint8Array;
+  /** Per digit rule, its `groups` shape: `within` (0: none), `first`, and the separator bits of `chars`. */
+  readonly digitGroups: Int32Array;
 
   constructor(spec: PrefilterSpec) {
     const context = spec.context ?? [];
@@ -275,9 +277,20 @@ export class PrefilterTables implements NativeTablesSpec {
     this.digitBefore = new Uint8Array(2 * nd);
     this.digitAfter = new Uint8Array(2 * nd);
     this.digitSets = new Uint8Array(256 * nd);
+    this.digitGroups = new Int32Array(3 * nd);
     digitRules.forEach((d, i) => {
       const shape = d.shape;
       if (shape === undefined) return;
+      if (shape.groups !== undefined) {
+        const { within, first, chars } = shape.groups;
+        if (!Number.isInteger(within) || within < 1 || within > kMaxRunSpan || !Number.isInteger(first) || first < 1 || first >= within) {
+          throw new Error(`run shape: groups needs 1 <= first < within <= ${kMaxRunSpan}`);
+        }
+        this.digitGroups[3 * i] = within;
+        this.digitGroups[3 * i + 1] = first;
+        // A character no digit rule takes as a separator never joins a run: it has no bit.
+        this.digitGroups[3 * i + 2] = classChars(chars).reduce((m, c) => m | this.sepBit[c]!, 0);
+      }
       if (shape.first !== undefined) this.digitFirst[i] = [...shape.first].reduce((m, ch) => m | (1 << digitOf(ch)), 0);
       if (shape.before !== undefined) {
         this.digitBefore[2 * i] = skipChar(shape.before.skip);
@@ -586,6 +599,20 @@ export class Prefilter implements TriggerPass {
       const skip = t.digitAfter[2 * i]!;
       const q = skip !== 0 && this.#after1 === skip ? this.#after2 : this.#after1;
       if (q >= 0 && (q >= kCols || t.digitSets[256 * i + 128 + q] === 0)) return false;
+    }
+    const within = t.digitGroups[3 * i]!;
+    if (within > 0) {
+      // Separators are logged with the digits before them, in order.
+      let bit0 = 0;
+      for (let q = 0; q < this.#seps; q++) {
+        const at = this.#sepAt[q]!;
+        if (at >= within) break;
+        const bit = this.#sepBits[q]!;
+        if (q === 0) {
+          if (at !== t.digitGroups[3 * i + 1] || (bit & t.digitGroups[3 * i + 2]!) === 0) return false;
+          bit0 = bit;
+        } else if (bit !== bit0) return false;
+      }
     }
     return true;
   }

@@ -52,6 +52,12 @@ export interface RunShape {
   readonly before?: { readonly chars: string; readonly skip?: string; readonly count?: 1 | 2 };
   /** The character right after the run, after one optional `skip` character, is in `chars`. */
   readonly after?: { readonly chars: string; readonly skip?: string };
+  /**
+   * The separators that come before the run's `within`-th digit, if any, are all one character of
+   * `chars`, and the first comes after exactly `first` digits (a card's `4111 1111 1111 1111`, never
+   * an order id's `6332907625 200 546` or `2024-473989 200 470`).
+   */
+  readonly groups?: { readonly within: number; readonly first: number; readonly chars: string };
 }
 
 /** A text the rule must (positive) or must not (negative) find. */

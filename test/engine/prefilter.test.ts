@@ -168,12 +168,32 @@ describe('prefilter run shapes', () => {
     }
   });
 
+  it('groups: before the within-th digit, one kind of separator from chars, the first after `first` digits', () => {
+    const g: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 12, separators: ' -', shape: { groups: { within: 12, first: 4, chars: ' -' } } },
+        { rule: 1, min: 12, separators: ' -.' },
+      ],
+      tokens: [],
+    };
+    expect(spans(g, 'x 4111 1111 1111 1111 y')).toEqual(['0:2-21', '1:2-21']);
+    expect(spans(g, 'x 4111-1111-1111-1111 y')).toEqual(['0:2-21', '1:2-21']);
+    expect(spans(g, 'x 411111111111 1111 y')).toEqual(['0:2-19', '1:2-19']); // no separator before the 12th digit
+    expect(spans(g, 'x 6332907625 200 546 y')).toEqual(['1:2-20']); // first group of 10
+    expect(spans(g, 'x 4111-1111 1111 1111 y')).toEqual(['1:2-21']); // mixed separators
+    expect(spans(g, 'x 4111 1111 1111-1111 y')).toEqual(['0:2-21', '1:2-21']); // the dash comes after the 12th digit
+    expect(spans(g, 'x 4111.1111 1111 1111 1 y')).toEqual(['1:2-23']); // a dot is not one of chars
+  });
+
   it('refuses a malformed shape', () => {
     const bad = (shape: object) => () => new PrefilterTables({ ...spec, digits: [{ rule: 0, min: 4, separators: ' ', shape }] });
     expect(bad({ first: '2x' })).toThrow(/first must list digits/);
     expect(bad({ after: { chars: 'A-Z', skip: '--' } })).toThrow(/skip must be one ASCII character/);
     expect(bad({ before: { chars: 'é' } })).toThrow(/ASCII class body/);
     expect(bad({ after: { chars: '' } })).toThrow(/empty chars/);
+    expect(bad({ groups: { within: 4, first: 4, chars: ' ' } })).toThrow(/first < within/);
+    expect(bad({ groups: { within: 300, first: 4, chars: ' ' } })).toThrow(/first < within/);
   });
 });
 });

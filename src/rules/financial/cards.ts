@@ -95,7 +95,8 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
   // Most runs of a log fail the cheapest tests, so they run before anything is copied: a brand's
   // first digit (2-6), 12 digits before any dot, and, when separators come before the 12th digit, a
   // first group of 4 (every brand's grouping starts with 4: `6332907625 200 546` is no card) and one
-  // kind of separator (`2024-473989 200 470` is none either).
+  // kind of separator, a space or a dash (`2024-473989 200 470` is none either). The shared pass
+  // checks the same as the rules' run shape; this is the gate's own statement of it.
   let n = 0;
   let first = -1;
   let sep = 0;
@@ -109,7 +110,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     } else if (c === 46) break;
     else if (first >= 0) {
       if (sep === 0) {
-        if (n !== 4) return false;
+        if (n !== 4 || (c !== 32 && c !== 45)) return false;
         sep = c;
       } else if (c !== sep) return false;
     }
@@ -177,8 +178,9 @@ function cardRule(brand: Brand): RuleDef {
     tags: ['card', brand.tag],
     enabledByDefault: brand.enabledByDefault,
     // Cards are written with spaces or dashes only: dots do not join the run (decimals, SVG paths).
-    // The run gate's first test, a first digit of 2-6, is checked in the shared pass itself.
-    trigger: { digits: { min, separators: ' -', shape: { first: '23456' } } },
+    // The run gate's first tests (a first digit of 2-6; before the 12th digit, groups of one
+    // separator after a first group of 4) are checked in the shared pass itself.
+    trigger: { digits: { min, separators: ' -', shape: { first: '23456', groups: { within: kMinCardDigits, first: 4, chars: ' -' } } } },
     pattern: `${kNumberLeadIn}(${brand.first4}(?:${plain}|${grouped}))`,
     group: 1,
     // The lead-in judges the left side itself (it may start with a letter: `Visa 4111…`).
