@@ -293,8 +293,10 @@ export class PrefilterTables implements NativeTablesSpec {
       }
       if (shape.first !== undefined) this.digitFirst[i] = [...shape.first].reduce((m, ch) => m | (1 << digitOf(ch)), 0);
       if (shape.before !== undefined) {
+        const count = shape.before.count ?? 1;
+        if (count !== 1 && count !== 2) throw new Error('run shape: before.count must be 1 or 2');
         this.digitBefore[2 * i] = skipChar(shape.before.skip);
-        this.digitBefore[2 * i + 1] = shape.before.count ?? 1;
+        this.digitBefore[2 * i + 1] = count;
         for (const c of classChars(shape.before.chars)) this.digitSets[256 * i + c] = 1;
       }
       if (shape.after !== undefined) {

@@ -36,11 +36,13 @@ export type Trigger =
 
 /**
  * Necessary conditions on a digit run that the shared pass checks itself, before the run reaches the
- * rule's gate: the cheap share of `runGate`, on the characters the pass has in hand when the run ends
- * (the run's first digit, up to three characters before it, two after it). A run failing its rule's
- * shape is not reported to that rule. Each condition must follow from the rule's `runGate` (whenever
- * the gate passes, the shape does; test/rules/gates.test.ts checks this on generated text), and a
- * character the pass has not seen yet (the end of the body) passes.
+ * rule's gate: the cheap share of `runGate`, on what the pass has in hand when the run ends (its first
+ * digit, up to three characters before it, two after it, where its separators sit). The run is the
+ * one the gate is handed: the shared tracker's, digits joined by single separators of any digit rule,
+ * not only the rule's own. A run failing its rule's shape is not reported to that rule. Each condition
+ * must follow from the rule's `runGate` (whenever the gate passes, the shape does;
+ * test/rules/gates.test.ts checks this on generated text), and a character the pass has not seen yet
+ * (the end of the body) passes. A piece of an overlong run (see `kMaxRunSpan`) is always reported.
  */
 export interface RunShape {
   /** The digits the run may start with (`'23456'`). */

@@ -193,6 +193,7 @@ describe('prefilter run shapes', () => {
     expect(bad({ before: { chars: 'é' } })).toThrow(/ASCII class body/);
     expect(bad({ after: { chars: '' } })).toThrow(/empty chars/);
     expect(bad({ groups: { within: 4, first: 4, chars: ' ' } })).toThrow(/first < within/);
+    expect(bad({ before: { chars: 'A-Z', count: 3 } })).toThrow(/count must be 1 or 2/);
     expect(bad({ groups: { within: 300, first: 4, chars: ' ' } })).toThrow(/first < within/);
   });
 });
