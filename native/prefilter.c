@@ -52,6 +52,7 @@ typedef struct {
   uint16_t *d_first;
   uint8_t *d_before, *d_after, *d_sets;
   int32_t *d_groups; /* per digit rule: within (0 none), first, separator bits */
+  uint8_t *d_block, *d_block_sets; /* per digit rule, its block shape (see `PrefilterTables.digitBlock`) */
   /* Derived here: per separator set j and sub-run length c (0..K_MAX_RUN_SPAN), the set's digit rules
      whose [min, max] holds c are len_idx[len_from[j * K_LENS + c] .. len_from[j * K_LENS + c + 1]),
      in the set's (ascending minimum) order. */
@@ -67,6 +68,12 @@ typedef struct {
   int run_sep, run_piece, tok_digit, tok_letter;
   int32_t sep_at[K_MAX_RUN_SPAN];
   uint8_t sep_bits[K_MAX_RUN_SPAN];
+  uint8_t sep_chars[K_MAX_RUN_SPAN];
+  /* For block shapes: per separator set, the separator that began its current sub-run (-1: the run's
+     start); around the sub-run being ended, the separators before and after it (-1: the run's start
+     and end); the digits of the run being flushed. */
+  int32_t *sub_sep;
+  int32_t block_from, block_to, flush_digits;
   int32_t seps;
   uint32_t gen;
   uint32_t *fired;
@@ -90,6 +97,7 @@ static void tables_release(tables_t *t) {
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
   free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets); free(t->d_groups);
+  free(t->d_block); free(t->d_block_sets);
   free(t->len_from); free(t->len_idx);
   free(t);
 }
@@ -100,7 +108,7 @@ static void state_finalize(napi_env env, void *data, void *hint) {
   (void)env; (void)hint;
   state_t *s = (state_t *)data;
   tables_release(s->t);
-  free(s->fired); free(s->sub_start); free(s->ctx_end); free(s);
+  free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s);
 }
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
@@ -291,8 +299,11 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->d_before = (uint8_t *)copy_array(env, o, "digitBefore", napi_uint8_array, &n_before)) != NULL;
   ok = ok && (t->d_after = (uint8_t *)copy_array(env, o, "digitAfter", napi_uint8_array, &n_after)) != NULL;
   ok = ok && (t->d_sets = (uint8_t *)copy_array(env, o, "digitSets", napi_uint8_array, &n_dsets)) != NULL;
-  size_t n_groups = 0;
+  size_t n_groups = 0, n_block = 0, n_block_sets = 0;
   ok = ok && (t->d_groups = (int32_t *)copy_array(env, o, "digitGroups", napi_int32_array, &n_groups)) != NULL;
+  ok = ok && (t->d_block = (uint8_t *)copy_array(env, o, "digitBlock", napi_uint8_array, &n_block)) != NULL;
+  ok = ok && (t->d_block_sets = (uint8_t *)copy_array(env, o, "digitBlockSets", napi_uint8_array, &n_block_sets)) != NULL;
+  ok = ok && n_block == 4 * (size_t)t->n_digit && n_block_sets == 256 * (size_t)t->n_digit;
   ok = ok && n_first == (size_t)t->n_digit && n_before == 2 * (size_t)t->n_digit && n_after == 2 * (size_t)t->n_digit && n_dsets == 256 * (size_t)t->n_digit &&
        n_groups == 3 * (size_t)t->n_digit;
   for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_groups[3 * i] >= 0 && t->d_groups[3 * i] <= K_MAX_RUN_SPAN;
@@ -346,10 +357,11 @@ static napi_value create_state(napi_env env, napi_callback_info info) {
   if (s != NULL) {
     s->fired = (uint32_t *)calloc((size_t)t->n_digit + 1, sizeof(uint32_t));
     s->sub_start = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
+    s->sub_sep = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
     s->ctx_end = (double *)malloc(((size_t)t->rule_count + 1) * sizeof(double));
   }
-  if (s == NULL || s->fired == NULL || s->sub_start == NULL || s->ctx_end == NULL) {
-    if (s) { free(s->fired); free(s->sub_start); free(s->ctx_end); free(s); }
+  if (s == NULL || s->fired == NULL || s->sub_start == NULL || s->ctx_end == NULL || s->sub_sep == NULL) {
+    if (s) { free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s); }
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
   }
@@ -381,15 +393,46 @@ static inline int32_t bytes_before(const state_t *s, const uint8_t *cols, int32_
   return b;
 }
 
+/* `run_before` of the run starting at `st`, taken now if no shape needed it yet (as `Prefilter.#beforeBytes`). */
+static int32_t run_before(state_t *s, int64_t st) {
+  /* A run that started in an earlier call had its bytes taken when that call ended. */
+  if (s->run_before < 0) s->run_before = s->cols != NULL ? bytes_before(s, s->cols, s->from, (int32_t)(st - s->off)) : s->tail;
+  return s->run_before;
+}
+
+/* Digit rule i's block shape on the sub-run being ended (as `Prefilter.#blockOk`); 48 stands for a digit. */
+static int block_ok(state_t *s, int32_t i, int64_t st) {
+  const tables_t *t = s->t;
+  const uint8_t *row = t->d_block_sets + 256 * (size_t)i;
+  if (t->d_block[4 * i + 1] != 0) {
+    int32_t b1, b2;
+    if (s->block_from >= 0) { b1 = s->sep_chars[s->block_from]; b2 = 48; }
+    else { const int32_t b = run_before(s, st); b1 = b & 0xff; b2 = (b >> 8) & 0xff; }
+    const int32_t skip = t->d_block[4 * i];
+    const int32_t q = (skip != 0 && b1 == skip) ? b2 : b1;
+    if (q >= K_COLS || row[q] == 0) return 0;
+  }
+  if (t->d_block[4 * i + 3] != 0) {
+    int32_t a1, a2;
+    if (s->block_to >= 0) {
+      a1 = s->sep_chars[s->block_to];
+      /* A separator after the last digit is followed by what ended the run. */
+      a2 = (s->sep_at[s->block_to] == s->flush_digits && s->block_to == s->seps - 1) ? s->after2 : 48;
+    } else { a1 = s->after1; a2 = s->after2; }
+    const int32_t skip = t->d_block[4 * i + 2];
+    const int32_t q = (skip != 0 && a1 == skip) ? a2 : a1;
+    if (q >= 0 && (q >= K_COLS || row[128 + q] == 0)) return 0;
+  }
+  return 1;
+}
+
 /* True when the run being flushed, starting at `st`, has digit rule i's shape (as `Prefilter.#shapeOk`). */
 static int shape_ok(state_t *s, int32_t i, int64_t st) {
   const tables_t *t = s->t;
   if (((t->d_first[i] >> (s->run_first - 48)) & 1) == 0) return 0;
   const int count = t->d_before[2 * i + 1];
   if (count > 0) {
-    /* A run that started in an earlier call had its bytes taken when that call ended. */
-    if (s->run_before < 0) s->run_before = s->cols != NULL ? bytes_before(s, s->cols, s->from, (int32_t)(st - s->off)) : s->tail;
-    const int32_t b = s->run_before;
+    const int32_t b = run_before(s, st);
     int sh = (t->d_before[2 * i] != 0 && (b & 0xff) == t->d_before[2 * i]) ? 8 : 0;
     for (int q = 0; q < count; q++, sh += 8) {
       const int32_t ch = (b >> sh) & 0xff;
@@ -401,6 +444,7 @@ static int shape_ok(state_t *s, int32_t i, int64_t st) {
     const int32_t q = (skip != 0 && s->after1 == skip) ? s->after2 : s->after1;
     if (q >= 0 && (q >= K_COLS || t->d_sets[256 * (size_t)i + 128 + q] == 0)) return 0;
   }
+  if ((t->d_block[4 * i + 1] != 0 || t->d_block[4 * i + 3] != 0) && !block_ok(s, i, st)) return 0;
   const int32_t within = t->d_groups[3 * i];
   if (within > 0) {
     /* Separators are logged with the digits before them, in order. */
@@ -433,9 +477,10 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
   const int32_t *from = t->len_from + (size_t)j * K_LENS + (c < K_LENS - 1 ? c : K_LENS - 1);
   for (int32_t q = from[0], to = from[1]; q < to; q++) {
     const int32_t i = t->len_idx[q];
-    if (s->fired[i] != s->gen) {
+    /* Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
+    if (s->fired[i] != s->gen && shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
-      if (shape_ok(s, i, st)) report(s, k, t->d_rule[i], st, en);
+      report(s, k, t->d_rule[i], st, en);
     }
   }
 }
@@ -448,19 +493,32 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
     return;
   }
   s->gen++;
+  s->flush_digits = digits;
   int32_t sets = t->n_sets;
   int32_t *sub = s->sub_start;
-  for (int32_t j = 0; j < sets; j++) sub[j] = 0;
+  int32_t *sub_sep = s->sub_sep;
+  for (int32_t j = 0; j < sets; j++) { sub[j] = 0; sub_sep[j] = -1; }
   for (int32_t q = 0; q < s->seps; q++) {
     int32_t at = s->sep_at[q];
     uint8_t bit = s->sep_bits[q];
     for (int32_t j = 0; j < sets; j++) {
       if ((t->set_masks[j] & bit) != 0) continue;
-      if (at - sub[j] >= t->set_min[j]) end_sub_run(s, j, at - sub[j], st, en, k);
+      if (at - sub[j] >= t->set_min[j]) {
+        s->block_from = sub_sep[j];
+        s->block_to = q;
+        end_sub_run(s, j, at - sub[j], st, en, k);
+      }
       sub[j] = at;
+      sub_sep[j] = q;
     }
   }
-  for (int32_t j = 0; j < sets; j++) if (digits - sub[j] >= t->set_min[j]) end_sub_run(s, j, digits - sub[j], st, en, k);
+  for (int32_t j = 0; j < sets; j++) {
+    if (digits - sub[j] >= t->set_min[j]) {
+      s->block_from = sub_sep[j];
+      s->block_to = -1;
+      end_sub_run(s, j, digits - sub[j], st, en, k);
+    }
+  }
 }
 
 static void end_token(state_t *s, int64_t st, int64_t en, int has_digit, int has_letter, sink_t *k) {
@@ -561,6 +619,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
       const int32_t q = s->seps++;
       s->sep_at[q] = run_digits;
       s->sep_bits[q] = t->sep_bit[col];
+      s->sep_chars[q] = c;
       s->run_sep_char = c;
     } else {
       if (run_digits >= min_digits || s->run_piece) {

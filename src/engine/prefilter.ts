@@ -157,6 +157,13 @@ export class PrefilterTables implements NativeTablesSpec {
   readonly digitSets: Uint8Array;
   /** Per digit rule, its `groups` shape: `within` (0: none), `first`, and the separator bits of `chars`. */
   readonly digitGroups: Int32Array;
+  /**
+   * Per digit rule, its `block` shape: `digitBlock[4i .. 4i + 3]` are the before skip character, 1 when
+   * there is a before test, the after skip character, 1 when there is an after test; the sets are the
+   * rows of `digitBlockSets` (256 bytes per digit rule: before, then after).
+   */
+  readonly digitBlock: Uint8Array;
+  readonly digitBlockSets: Uint8Array;
 
   constructor(spec: PrefilterSpec) {
     const context = spec.context ?? [];
@@ -278,9 +285,17 @@ export class PrefilterTables implements NativeTablesSpec {
     this.digitAfter = new Uint8Array(2 * nd);
     this.digitSets = new Uint8Array(256 * nd);
     this.digitGroups = new Int32Array(3 * nd);
+    this.digitBlock = new Uint8Array(4 * nd);
+    this.digitBlockSets = new Uint8Array(256 * nd);
     digitRules.forEach((d, i) => {
       const shape = d.shape;
       if (shape === undefined) return;
+      for (const [side, test] of [[0, shape.block?.before], [1, shape.block?.after]] as const) {
+        if (test === undefined) continue;
+        this.digitBlock[4 * i + 2 * side] = skipChar(test.skip);
+        this.digitBlock[4 * i + 2 * side + 1] = 1;
+        for (const c of classChars(test.chars)) this.digitBlockSets[256 * i + 128 * side + c] = 1;
+      }
       if (shape.groups !== undefined) {
         const { within, first, chars } = shape.groups;
         if (!Number.isInteger(within) || within < 1 || within > kMaxRunSpan || !Number.isInteger(first) || first < 1 || first >= within) {
@@ -418,6 +433,14 @@ export class Prefilter implements TriggerPass {
    */
   readonly #sepAt: Int32Array = new Int32Array(kMaxRunSpan);
   readonly #sepBits: Uint8Array = new Uint8Array(kMaxRunSpan);
+  readonly #sepChars: Uint8Array = new Uint8Array(kMaxRunSpan);
+  /** Per separator set: the separator that began its current sub-run (-1: the run's start). */
+  readonly #subSep: Int32Array;
+  /** Around the sub-run being ended (for `block` shapes): the separator before it (-1: none), the one after it (-1: the run's end). */
+  #blockFrom = -1;
+  #blockTo = -1;
+  /** The digits of the run being flushed. */
+  #flushDigits = 0;
   #seps = 0;
   #tokStart = -1;
   #tokDigit = false;
@@ -430,6 +453,7 @@ export class Prefilter implements TriggerPass {
     this.#ctxEnd = new Float64Array(t.ruleCount).fill(Number.NEGATIVE_INFINITY);
     this.#fired = new Uint32Array(t.digitRule.length);
     this.#subStart = new Int32Array(t.setMasks.length);
+    this.#subSep = new Int32Array(t.setMasks.length);
   }
 
   /** No trigger reported in the future can start before this position. */
@@ -535,6 +559,7 @@ export class Prefilter implements TriggerPass {
         const k2 = this.#seps++;
         sepAt[k2] = runDigits;
         sepBits[k2] = sepBit[col]!;
+        this.#sepChars[k2] = c;
         this.#runSepChar = c;
       } else {
         if (runDigits >= minDigits || this.#runPiece) {
@@ -588,9 +613,7 @@ export class Prefilter implements TriggerPass {
     if (((t.digitFirst[i]! >> (this.#runFirst - 48)) & 1) === 0) return false;
     const count = t.digitBefore[2 * i + 1]!;
     if (count > 0) {
-      // A run that started in an earlier call had its bytes taken when that call ended.
-      if (this.#runBefore < 0) this.#runBefore = this.#cols !== null ? this.#bytesBefore(this.#cols, this.#from, s - this.#off) : this.#tail;
-      const b = this.#runBefore;
+      const b = this.#beforeBytes(s);
       let sh = t.digitBefore[2 * i] !== 0 && (b & 0xff) === t.digitBefore[2 * i] ? 8 : 0;
       for (let k = 0; k < count; k++, sh += 8) {
         const ch = (b >>> sh) & 0xff;
@@ -601,6 +624,9 @@ export class Prefilter implements TriggerPass {
       const skip = t.digitAfter[2 * i]!;
       const q = skip !== 0 && this.#after1 === skip ? this.#after2 : this.#after1;
       if (q >= 0 && (q >= kCols || t.digitSets[256 * i + 128 + q] === 0)) return false;
+    }
+    if (t.digitBlock[4 * i + 1] !== 0 || t.digitBlock[4 * i + 3] !== 0) {
+      if (!this.#blockOk(i, s)) return false;
     }
     const within = t.digitGroups[3 * i]!;
     if (within > 0) {
@@ -615,6 +641,54 @@ export class Prefilter implements TriggerPass {
           bit0 = bit;
         } else if (bit !== bit0) return false;
       }
+    }
+    return true;
+  }
+
+  /** `#runBefore` of the run starting at `s`, taken now if no shape needed it yet. */
+  #beforeBytes(s: number): number {
+    // A run that started in an earlier call had its bytes taken when that call ended.
+    if (this.#runBefore < 0) this.#runBefore = this.#cols !== null ? this.#bytesBefore(this.#cols, this.#from, s - this.#off) : this.#tail;
+    return this.#runBefore;
+  }
+
+  /**
+   * The `block` shape of digit rule i on the sub-run being ended (between separators `#blockFrom` and
+   * `#blockTo`, -1 for the run's start and end). Inside the run, the character beyond a separator is
+   * a digit (48 stands for it); beyond the run, the characters the pass saw there.
+   */
+  #blockOk(i: number, s: number): boolean {
+    const t = this.#t;
+    const row = 256 * i;
+    if (t.digitBlock[4 * i + 1] !== 0) {
+      let b1: number;
+      let b2: number;
+      if (this.#blockFrom >= 0) {
+        b1 = this.#sepChars[this.#blockFrom]!;
+        b2 = 48;
+      } else {
+        const b = this.#beforeBytes(s);
+        b1 = b & 0xff;
+        b2 = (b >>> 8) & 0xff;
+      }
+      const skip = t.digitBlock[4 * i]!;
+      const q = skip !== 0 && b1 === skip ? b2 : b1;
+      if (q >= kCols || t.digitBlockSets[row + q] === 0) return false;
+    }
+    if (t.digitBlock[4 * i + 3] !== 0) {
+      let a1: number;
+      let a2: number;
+      if (this.#blockTo >= 0) {
+        a1 = this.#sepChars[this.#blockTo]!;
+        // A separator after the last digit is followed by what ended the run.
+        a2 = this.#sepAt[this.#blockTo] === this.#flushDigits && this.#blockTo === this.#seps - 1 ? this.#after2 : 48;
+      } else {
+        a1 = this.#after1;
+        a2 = this.#after2;
+      }
+      const skip = t.digitBlock[4 * i + 2]!;
+      const q = skip !== 0 && a1 === skip ? a2 : a1;
+      if (q >= 0 && (q >= kCols || t.digitBlockSets[row + 128 + q] === 0)) return false;
     }
     return true;
   }
@@ -650,9 +724,14 @@ export class Prefilter implements TriggerPass {
     // ends that set's sub-run. Each sub-run long enough fires its set's rules, once per run (stamped
     // with the run's generation, so nothing needs clearing between runs).
     this.#gen++;
+    this.#flushDigits = digits;
     const sub = this.#subStart;
+    const subSep = this.#subSep;
     const sets = sub.length;
-    for (let j = 0; j < sets; j++) sub[j] = 0;
+    for (let j = 0; j < sets; j++) {
+      sub[j] = 0;
+      subSep[j] = -1;
+    }
     const masks = t.setMasks;
     const setMin = t.setMin;
     for (let k = 0; k < this.#seps; k++) {
@@ -660,11 +739,22 @@ export class Prefilter implements TriggerPass {
       const bit = this.#sepBits[k]!;
       for (let j = 0; j < sets; j++) {
         if ((masks[j]! & bit) !== 0) continue;
-        if (at - sub[j]! >= setMin[j]!) this.#endSubRun(j, at - sub[j]!, s, e, emit);
+        if (at - sub[j]! >= setMin[j]!) {
+          this.#blockFrom = subSep[j]!;
+          this.#blockTo = k;
+          this.#endSubRun(j, at - sub[j]!, s, e, emit);
+        }
         sub[j] = at;
+        subSep[j] = k;
       }
     }
-    for (let j = 0; j < sets; j++) if (digits - sub[j]! >= setMin[j]!) this.#endSubRun(j, digits - sub[j]!, s, e, emit);
+    for (let j = 0; j < sets; j++) {
+      if (digits - sub[j]! >= setMin[j]!) {
+        this.#blockFrom = subSep[j]!;
+        this.#blockTo = -1;
+        this.#endSubRun(j, digits - sub[j]!, s, e, emit);
+      }
+    }
   }
 
   /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
@@ -677,9 +767,10 @@ export class Prefilter implements TriggerPass {
     for (let k = t.setFrom[j]!, to = t.setFrom[j + 1]!; k < to; k++) {
       const i = idx[k]!;
       if (t.digitMin[i]! > c) break;
-      if (c <= t.digitMax[i]! && fired[i] !== gen) {
+      // Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not.
+      if (c <= t.digitMax[i]! && fired[i] !== gen && this.#shapeOk(i, s)) {
         fired[i] = gen;
-        if (this.#shapeOk(i, s)) this.#report(t.digitRule[i]!, s, e, emit);
+        this.#report(t.digitRule[i]!, s, e, emit);
       }
     }
   }

@@ -60,6 +60,12 @@ export interface RunShape {
    * an order id's `6332907625 200 546` or `2024-473989 200 470`).
    */
   readonly groups?: { readonly within: number; readonly first: number; readonly chars: string };
+  /**
+   * The characters around the rule's own sub-run that fired it (with `separators: ''`, a maximal
+   * block of digits), rather than around the whole run: before it and after it, each maybe across one
+   * skip character. A run fires the rule when one of its sub-runs of the right length passes.
+   */
+  readonly block?: { readonly before?: { readonly chars: string; readonly skip?: string }; readonly after?: { readonly chars: string; readonly skip?: string } };
 }
 
 /** A text the rule must (positive) or must not (negative) find. */

@@ -157,5 +157,6 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(bad({ firstOut: 0 })).toThrow(/malformed prefilter tables/); // states without outputs would report
     expect(bad({ digitGroups: new Int32Array(3 * spec.digitRule.length - 1) })).toThrow(/malformed prefilter tables/);
     expect(bad({ digitSets: spec.digitSets.subarray(1) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ digitBlock: spec.digitBlock.subarray(1) })).toThrow(/malformed prefilter tables/);
   });
 });

@@ -186,6 +186,52 @@ describe('prefilter run shapes', () => {
     expect(spans(g, 'x 4111.1111 1111 1111 1 y')).toEqual(['1:2-23']); // a dot is not one of chars
   });
 
+  it('block: the characters around the rule\'s own sub-run, any of which may pass', () => {
+    // Rule 0: a block of exactly 6 digits followed by a sign (hetu-like); rule 1: a block of exactly 7
+    // with X-Z before and a capital after, each maybe across a dash (NIE-like); rule 2: no shape.
+    const b: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
+        { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
+        { rule: 2, min: 6, separators: ' -.' },
+      ],
+      tokens: [],
+    };
+    expect(spans(b, 'id 010190-123A')).toEqual(['0:3-13', '2:3-13']); // the sign is a separator inside the run
+    expect(spans(b, 'id 010190A123')).toEqual(['0:3-9', '2:3-9']); // the sign ends the run
+    expect(spans(b, 'ORD-2024-913940"')).toEqual(['2:4-15']); // a 6-block followed by a quote
+    // The first 6-block fails, the second passes: the run still fires once.
+    expect(spans(b, 'x 123456.654321+ y')).toEqual(['0:2-15', '2:2-15']);
+    expect(spans(b, 'X-1234567-L')).toEqual(['1:2-9', '2:2-9']); // across dashes, the trailing one included
+    expect(spans(b, 'X1234567L')).toEqual(['1:1-8', '2:1-8']);
+    expect(spans(b, 'Q1234567L')).toEqual(['2:1-8']);
+    expect(spans(b, 'X1234567-1')).toEqual(['2:1-10']); // a digit after the dash
+    expect(spans(b, '5-1234567-L')).toEqual(['2:0-9']); // after a separator inside the run: a digit before it
+    expect(spans(b, 'X-1234567-')).toEqual(['1:2-9', '2:2-9']); // the end of the text passes
+  });
+
+  it('gives the same block-shaped spans however the text is cut', () => {
+    const b: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
+        { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
+        // Dots, dashes and spaces join runs, as the managed rules' separators do.
+        { rule: 2, min: 50, separators: ' -.' },
+      ],
+      tokens: [],
+    };
+    const text = 'a X-1234567-L b 123456.654321+ c Y7654321Q d 2024-913940" e Z-1111111-2 f 010190A123';
+    const whole = spans(b, text);
+    expect(whole.filter((x) => x.startsWith('1:')).length).toBe(2);
+    expect(whole.filter((x) => x.startsWith('0:')).length).toBe(2);
+    for (let i = 1; i < text.length; i++) {
+      expect(spans(b, text.slice(0, i), text.slice(i))).toEqual(whole);
+      for (let j = i + 1; j < Math.min(text.length, i + 3); j++) expect(spans(b, text.slice(0, i), text.slice(i, j), text.slice(j))).toEqual(whole);
+    }
+  });
+
   it('refuses a malformed shape', () => {
     const bad = (shape: object) => () => new PrefilterTables({ ...spec, digits: [{ rule: 0, min: 4, separators: ' ', shape }] });
     expect(bad({ first: '2x' })).toThrow(/first must list digits/);

@@ -142,8 +142,9 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['es', 'national-id'],
     enabledByDefault: true,
-    // Seven contiguous digits between the prefix letter and the check letter.
-    trigger: { digits: { min: 7, max: 7, separators: '' } },
+    // Seven contiguous digits between the prefix letter and the check letter; the gate's letters
+    // around the block (each maybe across a dash) are checked in the shared pass.
+    trigger: { digits: { min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } } },
     runGate: nieRunGate,
     pattern: `[XYZ]-?[0-9]{7}-?${kNifLetter}`,
     maxLength: 11,
@@ -357,8 +358,9 @@ export const euRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['fi', 'national-id'],
     enabledByDefault: true,
-    // DDMMYY: six contiguous digits (the century sign may be a letter, which splits the run).
-    trigger: { digits: { min: 6, max: 6, separators: '' } },
+    // DDMMYY: six contiguous digits (the century sign may be a letter, which splits the run), the
+    // century sign right after them (the gate's test, checked in the shared pass).
+    trigger: { digits: { min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } } },
     runGate: hetuRunGate,
     pattern: '(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])[0-9]{2}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y]',
     maxLength: 11,
