@@ -14,6 +14,19 @@ function spans(spec: PrefilterSpec, ...chunks: string[]): string[] {
   return out.sort();
 }
 
+/**
+ * The spans of `text`, required to be the same however it is cut: in two at every place, and in three
+ * with a middle piece of one to three characters (a run's neighbours then sit in other pieces).
+ */
+function cutInvariant(spec: PrefilterSpec, text: string): string[] {
+  const whole = spans(spec, text);
+  for (let i = 1; i < text.length; i++) {
+    expect(spans(spec, text.slice(0, i), text.slice(i))).toEqual(whole);
+    for (let j = i + 1; j < Math.min(text.length, i + 4); j++) expect(spans(spec, text.slice(0, i), text.slice(i, j), text.slice(j))).toEqual(whole);
+  }
+  return whole;
+}
+
 describe('prefilter', () => {
   const spec: PrefilterSpec = {
     keywords: [
@@ -158,14 +171,9 @@ describe('prefilter run shapes', () => {
   });
 
   it('gives the same spans however the text is cut, characters before and after the run included', () => {
-    const text = 'AB 12 34 56 C  id 4111-1111-2222 QQ 654321 D 87654321-Z  98765432-x AB123456 A';
-    const whole = spans(spec, text);
+    const whole = cutInvariant(spec, 'AB 12 34 56 C  id 4111-1111-2222 QQ 654321 D 87654321-Z  98765432-x AB123456 A');
     expect(whole.filter((s) => s.startsWith('1:')).length).toBe(3);
     expect(whole.filter((s) => s.startsWith('2:')).length).toBe(1);
-    for (let i = 1; i < text.length; i++) {
-      expect(spans(spec, text.slice(0, i), text.slice(i))).toEqual(whole);
-      for (let j = i + 1; j < Math.min(text.length, i + 4); j++) expect(spans(spec, text.slice(0, i), text.slice(i, j), text.slice(j))).toEqual(whole);
-    }
   });
 
   it('groups: before the within-th digit, one kind of separator from chars, the first after `first` digits', () => {
@@ -186,18 +194,21 @@ describe('prefilter run shapes', () => {
     expect(spans(g, 'x 4111.1111 1111 1111 1 y')).toEqual(['1:2-23']); // a dot is not one of chars
   });
 
+  // Rule 0: a block of exactly 6 digits followed by a sign (hetu-like); rule 1: a block of exactly 7
+  // with X-Z before and a capital after, each maybe across a dash (NIE-like); rule 2 (no shape) with
+  // `min2` digits, whose dots, dashes and spaces join runs, as the managed rules' separators do.
+  const blockSpec = (min2: number): PrefilterSpec => ({
+    keywords: [],
+    digits: [
+      { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
+      { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
+      { rule: 2, min: min2, separators: ' -.' },
+    ],
+    tokens: [],
+  });
+
   it('block: the characters around the rule\'s own sub-run, any of which may pass', () => {
-    // Rule 0: a block of exactly 6 digits followed by a sign (hetu-like); rule 1: a block of exactly 7
-    // with X-Z before and a capital after, each maybe across a dash (NIE-like); rule 2: no shape.
-    const b: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
-        { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
-        { rule: 2, min: 6, separators: ' -.' },
-      ],
-      tokens: [],
-    };
+    const b = blockSpec(6);
     expect(spans(b, 'id 010190-123A')).toEqual(['0:3-13', '2:3-13']); // the sign is a separator inside the run
     expect(spans(b, 'id 010190A123')).toEqual(['0:3-9', '2:3-9']); // the sign ends the run
     expect(spans(b, 'ORD-2024-913940"')).toEqual(['2:4-15']); // a 6-block followed by a quote
@@ -212,24 +223,9 @@ describe('prefilter run shapes', () => {
   });
 
   it('gives the same block-shaped spans however the text is cut', () => {
-    const b: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
-        { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
-        // Dots, dashes and spaces join runs, as the managed rules' separators do.
-        { rule: 2, min: 50, separators: ' -.' },
-      ],
-      tokens: [],
-    };
-    const text = 'a X-1234567-L b 123456.654321+ c Y7654321Q d 2024-913940" e Z-1111111-2 f 010190A123';
-    const whole = spans(b, text);
+    const whole = cutInvariant(blockSpec(50), 'a X-1234567-L b 123456.654321+ c Y7654321Q d 2024-913940" e Z-1111111-2 f 010190A123');
     expect(whole.filter((x) => x.startsWith('1:')).length).toBe(2);
     expect(whole.filter((x) => x.startsWith('0:')).length).toBe(2);
-    for (let i = 1; i < text.length; i++) {
-      expect(spans(b, text.slice(0, i), text.slice(i))).toEqual(whole);
-      for (let j = i + 1; j < Math.min(text.length, i + 3); j++) expect(spans(b, text.slice(0, i), text.slice(i, j), text.slice(j))).toEqual(whole);
-    }
   });
 
   it('refuses a malformed shape', () => {
