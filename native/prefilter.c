@@ -48,11 +48,12 @@ typedef struct {
   int32_t max_events_per_char;
   int32_t rule_count;  /* keyword outputs from rule_count on are context words of rule - rule_count */
   double *ctx_within;  /* per rule: its context screen's reach, 0 for none */
-  /* Per digit rule, its run shape (see `PrefilterTables.digitFirst` and the fields after it). */
+  /* Per digit rule, its run shape: `digitFirst`, `digitSides` (skip, count per side: before and after
+     the run, before and after the firing sub-run), `digitSideSets` (a 128-column row per side) and
+     `digitGroups` (within, first, separator bits), as in `PrefilterTables`. */
   uint16_t *d_first;
-  uint8_t *d_before, *d_after, *d_sets;
-  int32_t *d_groups; /* per digit rule: within (0 none), first, separator bits */
-  uint8_t *d_block, *d_block_sets; /* per digit rule, its block shape (see `PrefilterTables.digitBlock`) */
+  uint8_t *d_sides, *d_side_sets;
+  int32_t *d_groups;
   /* Derived here: per separator set j and sub-run length c (0..K_MAX_RUN_SPAN), the set's digit rules
      whose [min, max] holds c are len_idx[len_from[j * K_LENS + c] .. len_from[j * K_LENS + c + 1]),
      in the set's (ascending minimum) order. */
@@ -66,24 +67,24 @@ typedef struct {
   int64_t run_start, run_end, tok_start;
   int32_t run_digits;
   int run_sep, run_piece, tok_digit, tok_letter;
+  /* The separators of the run in progress: digits before each, and its column byte. */
   int32_t sep_at[K_MAX_RUN_SPAN];
-  uint8_t sep_bits[K_MAX_RUN_SPAN];
   uint8_t sep_chars[K_MAX_RUN_SPAN];
   /* For block shapes: per separator set, the separator that began its current sub-run (-1: the run's
-     start); around the sub-run being ended, the separators before and after it (-1: the run's start
-     and end); the digits of the run being flushed. */
+     start); around the sub-run being ended, the separators before and after it (-1: the run's start,
+     and its end or a separator after its last digit, which is what the run's end saw). */
   int32_t *sub_sep;
-  int32_t block_from, block_to, flush_digits;
+  int32_t block_from, block_to;
   int32_t seps;
   uint32_t gen;
   uint32_t *fired;
   int32_t *sub_start;
   double *ctx_end; /* per rule: where its latest context word ended */
   /* For the run shapes: the run's first digit and the three column bytes before it (nearest lowest;
-     -1 until a shape needs them, or the call the run started in ends), the separator after its last
-     digit, the characters after it at its flush (-1 unseen), and the last three column bytes scanned.
+     -1 until a shape needs them, or the call the run started in ends), the characters after it at its
+     flush (its trailing separator, then the next; -1 unseen), and the last three column bytes scanned.
      `cols`, `from` and `off` are the current call's (cols NULL in finish). */
-  int32_t run_first, run_before, run_sep_char, after1, after2, tail;
+  int32_t run_first, run_before, after1, after2, tail;
   const uint8_t *cols;
   int32_t from;
   int64_t off;
@@ -96,8 +97,7 @@ static void tables_release(tables_t *t) {
   free(t->d_rule); free(t->d_min); free(t->d_max);
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
-  free(t->d_first); free(t->d_before); free(t->d_after); free(t->d_sets); free(t->d_groups);
-  free(t->d_block); free(t->d_block_sets);
+  free(t->d_first); free(t->d_sides); free(t->d_side_sets); free(t->d_groups);
   free(t->len_from); free(t->len_idx);
   free(t);
 }
@@ -214,6 +214,11 @@ static int tables_valid(const tables_t *t, size_t n_delta, size_t n_depth, size_
   for (int32_t len = 0; len <= t->max_tok; len++) if (t->tok_from[len] > t->tok_from[len + 1]) return 0;
   for (int32_t q = 0; q < t->n_tok; q++) if (t->tok_rule[q] < 0 || t->tok_rule[q] >= rc) return 0;
   for (int64_t r = 0; r < rc; r++) if (!(t->ctx_within[r] >= 0)) return 0;
+  /* A side looks at most three characters away (x0 .. x2, past one skip character); groups fit a run. */
+  for (int32_t i = 0; i < t->n_digit; i++) {
+    for (int k = 0; k < 4; k++) if (t->d_sides[8 * i + 2 * k + 1] > 2) return 0;
+    if (t->d_groups[3 * i] < 0 || t->d_groups[3 * i] > K_MAX_RUN_SPAN) return 0;
+  }
   return 1;
 }
 
@@ -267,10 +272,12 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   int ok = (t->d16 != NULL || t->d32 != NULL);
   t->n_states = (int32_t)(n / K_COLS);
   ok = ok && get_int(env, o, "firstOut", &t->first_out);
-  ok = ok && (t->depth = (int32_t *)copy_array(env, o, "depth", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->out_start = (int32_t *)copy_array(env, o, "outStart", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->out_rule = (int32_t *)copy_array(env, o, "outRule", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->out_len = (int32_t *)copy_array(env, o, "outLen", napi_int32_array, NULL)) != NULL;
+  size_t n_depth = 0, n_out_start = 0, n_out_rule = 0, n_out_len = 0, n_set_min = 0, n_set_from = 0, n_set_idx = 0, n_d_min = 0, n_d_max = 0;
+  size_t n_tok_from = 0, n_tok_flags = 0, n_ctx = 0, n_first = 0, n_sides = 0, n_side_sets = 0, n_groups = 0;
+  ok = ok && (t->depth = (int32_t *)copy_array(env, o, "depth", napi_int32_array, &n_depth)) != NULL;
+  ok = ok && (t->out_start = (int32_t *)copy_array(env, o, "outStart", napi_int32_array, &n_out_start)) != NULL;
+  ok = ok && (t->out_rule = (int32_t *)copy_array(env, o, "outRule", napi_int32_array, &n_out_rule)) != NULL;
+  ok = ok && (t->out_len = (int32_t *)copy_array(env, o, "outLen", napi_int32_array, &n_out_len)) != NULL;
   uint8_t *cls = NULL, *sep_bit = NULL;
   ok = ok && (cls = (uint8_t *)copy_array(env, o, "cls", napi_uint8_array, &m)) != NULL && m == K_COLS;
   ok = ok && (sep_bit = (uint8_t *)copy_array(env, o, "sepBit", napi_uint8_array, &m)) != NULL && m == K_COLS;
@@ -278,46 +285,28 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   free(cls); free(sep_bit);
   ok = ok && (t->set_masks = (uint8_t *)copy_array(env, o, "setMasks", napi_uint8_array, &m)) != NULL;
   t->n_sets = (int32_t)m;
-  ok = ok && (t->set_min = (int32_t *)copy_array(env, o, "setMin", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->set_from = (int32_t *)copy_array(env, o, "setFrom", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->set_idx = (int32_t *)copy_array(env, o, "setIdx", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->set_min = (int32_t *)copy_array(env, o, "setMin", napi_int32_array, &n_set_min)) != NULL;
+  ok = ok && (t->set_from = (int32_t *)copy_array(env, o, "setFrom", napi_int32_array, &n_set_from)) != NULL;
+  ok = ok && (t->set_idx = (int32_t *)copy_array(env, o, "setIdx", napi_int32_array, &n_set_idx)) != NULL;
   ok = ok && (t->d_rule = (int32_t *)copy_array(env, o, "digitRule", napi_int32_array, &m)) != NULL;
   t->n_digit = (int32_t)m;
-  ok = ok && (t->d_min = (int32_t *)copy_array(env, o, "digitMin", napi_int32_array, NULL)) != NULL;
-  ok = ok && (t->d_max = (double *)copy_array(env, o, "digitMax", napi_float64_array, NULL)) != NULL;
+  ok = ok && (t->d_min = (int32_t *)copy_array(env, o, "digitMin", napi_int32_array, &n_d_min)) != NULL;
+  ok = ok && (t->d_max = (double *)copy_array(env, o, "digitMax", napi_float64_array, &n_d_max)) != NULL;
   ok = ok && get_int(env, o, "minDigits", &t->min_digits);
   ok = ok && get_int(env, o, "maxTokenLen", &t->max_tok);
-  ok = ok && (t->tok_from = (int32_t *)copy_array(env, o, "tokFrom", napi_int32_array, NULL)) != NULL;
+  ok = ok && (t->tok_from = (int32_t *)copy_array(env, o, "tokFrom", napi_int32_array, &n_tok_from)) != NULL;
   ok = ok && (t->tok_rule = (int32_t *)copy_array(env, o, "tokRule", napi_int32_array, &m)) != NULL;
   t->n_tok = (int32_t)m;
-  size_t n_tok_flags = 0, n_depth = 0, n_out_start = 0, n_out_rule = 0, n_out_len = 0, n_set_min = 0, n_set_from = 0, n_set_idx = 0, n_d_min = 0, n_d_max = 0, n_tok_from = 0, n_ctx = 0;
   ok = ok && (t->tok_flags = (uint8_t *)copy_array(env, o, "tokFlags", napi_uint8_array, &n_tok_flags)) != NULL;
   ok = ok && get_int(env, o, "ruleCount", &t->rule_count);
   ok = ok && (t->ctx_within = (double *)copy_array(env, o, "ctxWithin", napi_float64_array, &n_ctx)) != NULL;
-  size_t n_first = 0, n_before = 0, n_after = 0, n_dsets = 0;
   ok = ok && (t->d_first = (uint16_t *)copy_array(env, o, "digitFirst", napi_uint16_array, &n_first)) != NULL;
-  ok = ok && (t->d_before = (uint8_t *)copy_array(env, o, "digitBefore", napi_uint8_array, &n_before)) != NULL;
-  ok = ok && (t->d_after = (uint8_t *)copy_array(env, o, "digitAfter", napi_uint8_array, &n_after)) != NULL;
-  ok = ok && (t->d_sets = (uint8_t *)copy_array(env, o, "digitSets", napi_uint8_array, &n_dsets)) != NULL;
-  size_t n_groups = 0, n_block = 0, n_block_sets = 0;
+  ok = ok && (t->d_sides = (uint8_t *)copy_array(env, o, "digitSides", napi_uint8_array, &n_sides)) != NULL;
+  ok = ok && (t->d_side_sets = (uint8_t *)copy_array(env, o, "digitSideSets", napi_uint8_array, &n_side_sets)) != NULL;
   ok = ok && (t->d_groups = (int32_t *)copy_array(env, o, "digitGroups", napi_int32_array, &n_groups)) != NULL;
-  ok = ok && (t->d_block = (uint8_t *)copy_array(env, o, "digitBlock", napi_uint8_array, &n_block)) != NULL;
-  ok = ok && (t->d_block_sets = (uint8_t *)copy_array(env, o, "digitBlockSets", napi_uint8_array, &n_block_sets)) != NULL;
-  ok = ok && n_block == 4 * (size_t)t->n_digit && n_block_sets == 256 * (size_t)t->n_digit;
-  ok = ok && n_first == (size_t)t->n_digit && n_before == 2 * (size_t)t->n_digit && n_after == 2 * (size_t)t->n_digit && n_dsets == 256 * (size_t)t->n_digit &&
+  ok = ok && n_first == (size_t)t->n_digit && n_sides == 8 * (size_t)t->n_digit && n_side_sets == 512 * (size_t)t->n_digit &&
        n_groups == 3 * (size_t)t->n_digit;
-  for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_groups[3 * i] >= 0 && t->d_groups[3 * i] <= K_MAX_RUN_SPAN;
-  for (int32_t i = 0; ok && i < t->n_digit; i++) ok = t->d_before[2 * i + 1] <= 2;
-  if (ok) {
-    /* Lengths, read again (copy_array reported the first ones): every index the pass follows must land inside. */
-    napi_value v; napi_typedarray_type ty; void *d; napi_value ab; size_t off2;
-#define LEN(name, var) (napi_get_named_property(env, o, name, &v) == napi_ok && napi_get_typedarray_info(env, v, &ty, &var, &d, &ab, &off2) == napi_ok)
-    ok = LEN("depth", n_depth) && LEN("outStart", n_out_start) && LEN("outRule", n_out_rule) && LEN("outLen", n_out_len) &&
-         LEN("setMin", n_set_min) && LEN("setFrom", n_set_from) && LEN("setIdx", n_set_idx) && LEN("digitMin", n_d_min) &&
-         LEN("digitMax", n_d_max) && LEN("tokFrom", n_tok_from);
-#undef LEN
-    ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
-  }
+  ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
   if (!ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
@@ -400,28 +389,19 @@ static int32_t run_before(state_t *s, int64_t st) {
   return s->run_before;
 }
 
-/* Digit rule i's block shape on the sub-run being ended (as `Prefilter.#blockOk`); 48 stands for a digit. */
-static int block_ok(state_t *s, int32_t i, int64_t st) {
-  const tables_t *t = s->t;
-  const uint8_t *row = t->d_block_sets + 256 * (size_t)i;
-  if (t->d_block[4 * i + 1] != 0) {
-    int32_t b1, b2;
-    if (s->block_from >= 0) { b1 = s->sep_chars[s->block_from]; b2 = 48; }
-    else { const int32_t b = run_before(s, st); b1 = b & 0xff; b2 = (b >> 8) & 0xff; }
-    const int32_t skip = t->d_block[4 * i];
-    const int32_t q = (skip != 0 && b1 == skip) ? b2 : b1;
-    if (q >= K_COLS || row[q] == 0) return 0;
-  }
-  if (t->d_block[4 * i + 3] != 0) {
-    int32_t a1, a2;
-    if (s->block_to >= 0) {
-      a1 = s->sep_chars[s->block_to];
-      /* A separator after the last digit is followed by what ended the run. */
-      a2 = (s->sep_at[s->block_to] == s->flush_digits && s->block_to == s->seps - 1) ? s->after2 : 48;
-    } else { a1 = s->after1; a2 = s->after2; }
-    const int32_t skip = t->d_block[4 * i + 2];
-    const int32_t q = (skip != 0 && a1 == skip) ? a2 : a1;
-    if (q >= 0 && (q >= K_COLS || row[128 + q] == 0)) return 0;
+/*
+ * Side k of digit rule i's shape, for the characters x0, x1, x2 going away from the run or sub-run
+ * (-1 for one not seen yet, which passes): past the side's skip character, if x0 is it, its next
+ * `count` characters are in its set (as `Prefilter.#sideOk`).
+ */
+static int side_ok(const tables_t *t, int32_t i, int k, int32_t x0, int32_t x1, int32_t x2) {
+  const uint8_t *side = t->d_sides + 8 * (size_t)i + 2 * k;
+  const uint8_t *row = t->d_side_sets + 128 * (4 * (size_t)i + k);
+  int p = (side[0] != 0 && x0 == side[0]) ? 1 : 0;
+  for (const int end = p + side[1]; p < end; p++) {
+    const int32_t ch = p == 0 ? x0 : p == 1 ? x1 : x2;
+    if (ch < 0) return 1;
+    if (ch >= K_COLS || row[ch] == 0) return 0;
   }
   return 1;
 }
@@ -430,28 +410,28 @@ static int block_ok(state_t *s, int32_t i, int64_t st) {
 static int shape_ok(state_t *s, int32_t i, int64_t st) {
   const tables_t *t = s->t;
   if (((t->d_first[i] >> (s->run_first - 48)) & 1) == 0) return 0;
-  const int count = t->d_before[2 * i + 1];
-  if (count > 0) {
+  const uint8_t *sides = t->d_sides + 8 * (size_t)i;
+  if (sides[1] != 0) {
     const int32_t b = run_before(s, st);
-    int sh = (t->d_before[2 * i] != 0 && (b & 0xff) == t->d_before[2 * i]) ? 8 : 0;
-    for (int q = 0; q < count; q++, sh += 8) {
-      const int32_t ch = (b >> sh) & 0xff;
-      if (ch >= K_COLS || t->d_sets[256 * (size_t)i + ch] == 0) return 0;
-    }
+    if (!side_ok(t, i, 0, b & 0xff, (b >> 8) & 0xff, (b >> 16) & 0xff)) return 0;
   }
-  if (t->d_after[2 * i + 1] != 0) {
-    const int32_t skip = t->d_after[2 * i];
-    const int32_t q = (skip != 0 && s->after1 == skip) ? s->after2 : s->after1;
-    if (q >= 0 && (q >= K_COLS || t->d_sets[256 * (size_t)i + 128 + q] == 0)) return 0;
+  if (sides[3] != 0 && !side_ok(t, i, 1, s->after1, s->after2, -1)) return 0;
+  /* The sub-run's sides: inside the run, a separator, then a digit beyond it (48 stands for it). */
+  if (sides[5] != 0) {
+    const int32_t b = s->block_from >= 0 ? (s->sep_chars[s->block_from] | (48 << 8)) : run_before(s, st);
+    if (!side_ok(t, i, 2, b & 0xff, (b >> 8) & 0xff, (b >> 16) & 0xff)) return 0;
   }
-  if ((t->d_block[4 * i + 1] != 0 || t->d_block[4 * i + 3] != 0) && !block_ok(s, i, st)) return 0;
+  if (sides[7] != 0) {
+    const int ok = s->block_to >= 0 ? side_ok(t, i, 3, s->sep_chars[s->block_to], 48, -1) : side_ok(t, i, 3, s->after1, s->after2, -1);
+    if (!ok) return 0;
+  }
   const int32_t within = t->d_groups[3 * i];
   if (within > 0) {
     /* Separators are logged with the digits before them, in order. */
     uint8_t bit0 = 0;
     for (int32_t q = 0; q < s->seps; q++) {
       if (s->sep_at[q] >= within) break;
-      const uint8_t bit = s->sep_bits[q];
+      const uint8_t bit = t->sep_bit[s->sep_chars[q]];
       if (q == 0) {
         if (s->sep_at[0] != t->d_groups[3 * i + 1] || (bit & t->d_groups[3 * i + 2]) == 0) return 0;
         bit0 = bit;
@@ -493,19 +473,18 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
     return;
   }
   s->gen++;
-  s->flush_digits = digits;
   int32_t sets = t->n_sets;
   int32_t *sub = s->sub_start;
   int32_t *sub_sep = s->sub_sep;
   for (int32_t j = 0; j < sets; j++) { sub[j] = 0; sub_sep[j] = -1; }
   for (int32_t q = 0; q < s->seps; q++) {
-    int32_t at = s->sep_at[q];
-    uint8_t bit = s->sep_bits[q];
+    const int32_t at = s->sep_at[q];
+    const uint8_t bit = t->sep_bit[s->sep_chars[q]];
     for (int32_t j = 0; j < sets; j++) {
       if ((t->set_masks[j] & bit) != 0) continue;
       if (at - sub[j] >= t->set_min[j]) {
         s->block_from = sub_sep[j];
-        s->block_to = q;
+        s->block_to = at == digits ? -1 : q;
         end_sub_run(s, j, at - sub[j], st, en, k);
       }
       sub[j] = at;
@@ -530,6 +509,17 @@ static void end_token(state_t *s, int64_t st, int64_t en, int has_digit, int has
     if ((f & 2) && !has_letter) continue;
     report(s, k, t->tok_rule[q], st, en);
   }
+}
+
+/*
+ * The run [st, en) of `digits` digits ended before the character `next` (-1: the end of the text),
+ * `sep` when a separator followed its last digit (the last one logged): the characters after it are
+ * noted for the shapes, and it is reported (as `Prefilter.#endRun`).
+ */
+static void end_run(state_t *s, int64_t st, int64_t en, int32_t digits, int sep, int32_t next, sink_t *k) {
+  s->after1 = sep ? s->sep_chars[s->seps - 1] : next;
+  s->after2 = sep ? next : -1;
+  flush_run(s, st, en, digits, k);
 }
 
 static int64_t min_future_start(state_t *s) {
@@ -577,11 +567,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
       if (tok_start < 0) { tok_start = off + i; tok_digit = 0; }
       tok_letter = 1;
       if (run_start >= 0) {
-        if (run_digits >= min_digits || s->run_piece) {
-          s->after1 = run_sep ? s->run_sep_char : c;
-          s->after2 = run_sep ? c : -1;
-          flush_run(s, run_start, run_end, run_digits, k);
-        }
+        if (run_digits >= min_digits || s->run_piece) end_run(s, run_start, run_end, run_digits, run_sep, c, k);
         run_start = -1;
         run_sep = 0;
       }
@@ -618,15 +604,9 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
       run_sep = 1;
       const int32_t q = s->seps++;
       s->sep_at[q] = run_digits;
-      s->sep_bits[q] = t->sep_bit[col];
       s->sep_chars[q] = c;
-      s->run_sep_char = c;
     } else {
-      if (run_digits >= min_digits || s->run_piece) {
-        s->after1 = run_sep ? s->run_sep_char : c;
-        s->after2 = run_sep ? c : -1;
-        flush_run(s, run_start, run_end, run_digits, k);
-      }
+      if (run_digits >= min_digits || s->run_piece) end_run(s, run_start, run_end, run_digits, run_sep, c, k);
       run_start = -1;
       run_sep = 0;
     }
@@ -686,11 +666,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   tables_t *t = s->t;
   if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
   sink_t k = { out, 0 };
-  if (s->run_start >= 0) {
-    s->after1 = s->run_sep ? s->run_sep_char : -1;
-    s->after2 = -1;
-    flush_run(s, s->run_start, s->run_end, s->run_digits, &k);
-  }
+  if (s->run_start >= 0) end_run(s, s->run_start, s->run_end, s->run_digits, s->run_sep, -1, &k);
   s->run_start = -1;
   if (s->tok_start >= 0) {
     const int64_t len = s->pos - s->tok_start;

@@ -45,12 +45,18 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/** The regex class `[body]` and its answer (1 or 0) for each ASCII code: a rule's class bodies are read one way. */
+export function asciiClass(body: string): { re: RegExp; ascii: Uint8Array } {
+  const re = new RegExp(`^[${body}]$`, 'u');
+  const ascii = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+  return { re, ascii };
+}
+
 function classTest(body: string | undefined): ((code: number) => boolean) | null {
   const cls = body ?? kDefaultBoundary;
   if (cls === '') return null;
-  const re = new RegExp(`^[${cls}]$`, 'u');
-  const ascii = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+  const { re, ascii } = asciiClass(cls);
   return (code) => (code < 128 ? ascii[code] === 1 : re.test(String.fromCharCode(code)));
 }
 

@@ -2,7 +2,7 @@ import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint } from './checks.js';
 import { columnByte, type TriggerPass } from './prefilter.js';
-import type { Program } from './program.js';
+import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
 
@@ -67,7 +67,7 @@ interface RuleArrays {
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
 
-export function ruleArraysOf(program: Program): RuleArrays {
+function ruleArraysOf(program: Program): RuleArrays {
   let per = kRuleArrays.get(program);
   if (per === undefined) {
     per = {
@@ -330,15 +330,19 @@ export class Matcher {
   #regionKey(g: Group): number {
     const r = this.#program.rules[g.rule]!;
     if (r.screen < 0) return -1;
-    const ws = Math.max(this.#bufStart, g.start - r.lead - r.reach);
-    return Math.floor(ws / kScreenSpan) * 64 + r.screen;
+    return Math.floor(this.#windowStart(g, r) / kScreenSpan) * 64 + r.screen;
+  }
+
+  /** Where a group's window starts: a match overlapping the group starts at most `lead` before it. */
+  #windowStart(g: Group, rule: CompiledRule): number {
+    return Math.max(this.#bufStart, g.start - rule.lead - rule.reach);
   }
 
   /** Confirms a group in its window; `screened`: ask the rule's screen first (regions are cached). */
   #confirm(g: Group, screened: boolean): void {
     const rule = this.#program.rules[g.rule]!;
-    // A match overlapping the group starts at most `lead` before it and ends at most maxLength after.
-    const ws = Math.max(this.#bufStart, g.start - rule.lead - rule.reach);
+    // A match overlapping the group ends at most maxLength after it.
+    const ws = this.#windowStart(g, rule);
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
     if (screened) {
       const s = rule.screen;
@@ -353,9 +357,10 @@ export class Matcher {
       }
     }
     const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
+    const ascii = this.#isAscii(ws, we);
     // Rules screened by context at the candidate already had a context word close by.
-    if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, this.#isAscii(ws, we))) return;
-    const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text);
+    if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, ascii)) return;
+    const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text, ascii);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
@@ -417,7 +422,7 @@ export class Matcher {
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     this.screenRuns++;
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
-    const search = this.#searcher(this.#screenSearch, this.#program.screens[screen]!.pattern, rs, re, text);
+    const search = this.#searcher(this.#screenSearch, this.#program.screens[screen]!.pattern, rs, re, text, this.#isAscii(rs, re));
     const starts: number[] = [];
     for (let from = 0; from <= text.length; ) {
       if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
@@ -431,13 +436,14 @@ export class Matcher {
   }
 
   /**
-   * `search` set up for `exec` of `pattern` over `text` (= the buffer's [start, end)), in text
-   * positions. As bytes when the backend takes them: an ASCII stretch is a view of `#bytes`; other
-   * text is encoded once for every call on it (a string would be encoded again on each).
+   * `search` set up for `exec` of `pattern` over `text` (= the buffer's [start, end), `ascii` when it
+   * holds no non-ASCII character), in text positions. As bytes when the backend takes them: an ASCII
+   * stretch is a view of `#bytes`; other text is encoded once for every call on it (a string would be
+   * encoded again on each).
    */
-  #searcher(search: WindowSearch, pattern: CompiledPattern, start: number, end: number, text: string): WindowSearch {
+  #searcher(search: WindowSearch, pattern: CompiledPattern, start: number, end: number, text: string, ascii: boolean): WindowSearch {
     if (pattern.execBytes === undefined) return search.overString(pattern, text);
-    if (!this.#isAscii(start, end)) return search.overUtf8(pattern, text);
+    if (!ascii) return search.overUtf8(pattern, text);
     return search.overBytes(pattern, text, this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart));
   }
 

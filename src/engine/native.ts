@@ -44,11 +44,10 @@ export interface NativeTablesSpec {
   ruleCount: number;
   /** Per rule: the reach of its context screen, 0 for none. */
   ctxWithin: Float64Array;
-  /** Per digit rule, its run shape (see `PrefilterTables`). */
+  /** Per digit rule, its run shape (see `PrefilterTables.digitFirst` and the fields after it). */
   digitFirst: Uint16Array;
-  digitBefore: Uint8Array;
-  digitAfter: Uint8Array;
-  digitSets: Uint8Array;
+  digitSides: Uint8Array;
+  digitSideSets: Uint8Array;
   digitGroups: Int32Array;
 }
 

@@ -12,6 +12,7 @@
  */
 
 import type { RunShape } from '../rules/types.js';
+import { asciiClass } from './checks.js';
 import { nativeBinding, type NativeBinding, type NativeTablesSpec } from './native.js';
 
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
@@ -86,18 +87,16 @@ function skipChar(skip: string | undefined): number {
   return c;
 }
 
-/** The ASCII codes of a character-class body of literals and ranges (`'A-Z('`). */
-function classChars(body: string): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < body.length; i++) {
-    const lo = body.charCodeAt(i);
-    const hi = body[i + 1] === '-' && i + 2 < body.length ? body.charCodeAt(i + 2) : lo;
-    if (hi !== lo) i += 2;
-    if (lo === 0 || hi > 0x7f || hi < lo) throw new Error(`run shape: chars must be an ASCII class body, not ${JSON.stringify(body)}`);
-    for (let c = lo; c <= hi; c++) out.push(c);
-  }
-  if (out.length === 0) throw new Error('run shape: empty chars');
-  return out;
+/**
+ * A shape's `chars`, a character-class body of ASCII read as the rules' other class bodies are (`'A-Z'`,
+ * `'=^'`), as 128 columns (1: in the set). NUL, which stands for "before the text", is never in it.
+ */
+function shapeChars(body: string): Uint8Array {
+  if (/[^\x01-\x7f]/.test(body)) throw new Error(`run shape: chars must be an ASCII class body, not ${JSON.stringify(body)}`);
+  const { ascii } = asciiClass(body);
+  ascii[0] = 0;
+  if (!ascii.includes(1)) throw new Error('run shape: empty chars');
+  return ascii;
 }
 
 /**
@@ -145,25 +144,17 @@ export class PrefilterTables implements NativeTablesSpec {
   /** Per rule: `within` of its context screen (`PrefilterSpec.context`), 0 when it has none. */
   readonly ctxWithin: Float64Array;
   /**
-   * Per digit rule, its run shape (`RunShape`): the first digits allowed (bit d for digit d; all ten
-   * when it has none); `digitBefore[2i]`, `[2i + 1]`: the skip character (0 none) and how many
-   * characters before the run must be in its before-set (0: no test); `digitAfter[2i]`, `[2i + 1]`:
-   * the skip character and 1 when the character after must be in its after-set. The sets are rows of
-   * `digitSets`, 256 bytes per digit rule: the before-set, then the after-set, 128 ASCII columns each.
+   * Per digit rule i, its run shape (`RunShape`). `digitFirst[i]`: the first digits allowed (bit d for
+   * digit d; all ten when it has none). Its four sides k: 0 before the run, 1 after it, 2 before the
+   * sub-run that fired it (`block`), 3 after that sub-run; `digitSides[8i + 2k]` and `[8i + 2k + 1]`
+   * are side k's skip character (0 none) and how many characters past it must be in its set (0: no
+   * test), the set being row 4i + k (128 columns) of `digitSideSets`. `digitGroups[3i ..]`: `groups`'
+   * within (0 none), first, and the separator bits of its chars.
    */
   readonly digitFirst: Uint16Array;
-  readonly digitBefore: Uint8Array;
-  readonly digitAfter: Uint8Array;
-  readonly digitSets: Uint8Array;
-  /** Per digit rule, its `groups` shape: `within` (0: none), `first`, and the separator bits of `chars`. */
+  readonly digitSides: Uint8Array;
+  readonly digitSideSets: Uint8Array;
   readonly digitGroups: Int32Array;
-  /**
-   * Per digit rule, its `block` shape: `digitBlock[4i .. 4i + 3]` are the before skip character, 1 when
-   * there is a before test, the after skip character, 1 when there is an after test; the sets are the
-   * rows of `digitBlockSets` (256 bytes per digit rule: before, then after).
-   */
-  readonly digitBlock: Uint8Array;
-  readonly digitBlockSets: Uint8Array;
 
   constructor(spec: PrefilterSpec) {
     const context = spec.context ?? [];
@@ -281,21 +272,21 @@ export class PrefilterTables implements NativeTablesSpec {
     this.digitMax = Float64Array.from(digitRules, (d) => d.max);
     const nd = digitRules.length;
     this.digitFirst = new Uint16Array(nd).fill(0x3ff);
-    this.digitBefore = new Uint8Array(2 * nd);
-    this.digitAfter = new Uint8Array(2 * nd);
-    this.digitSets = new Uint8Array(256 * nd);
+    this.digitSides = new Uint8Array(8 * nd);
+    this.digitSideSets = new Uint8Array(512 * nd);
     this.digitGroups = new Int32Array(3 * nd);
-    this.digitBlock = new Uint8Array(4 * nd);
-    this.digitBlockSets = new Uint8Array(256 * nd);
     digitRules.forEach((d, i) => {
       const shape = d.shape;
       if (shape === undefined) return;
-      for (const [side, test] of [[0, shape.block?.before], [1, shape.block?.after]] as const) {
-        if (test === undefined) continue;
-        this.digitBlock[4 * i + 2 * side] = skipChar(test.skip);
-        this.digitBlock[4 * i + 2 * side + 1] = 1;
-        for (const c of classChars(test.chars)) this.digitBlockSets[256 * i + 128 * side + c] = 1;
-      }
+      const count = shape.before?.count ?? 1;
+      if (count !== 1 && count !== 2) throw new Error('run shape: before.count must be 1 or 2');
+      const sides = [shape.before, shape.after, shape.block?.before, shape.block?.after];
+      sides.forEach((side, k) => {
+        if (side === undefined) return;
+        this.digitSides[8 * i + 2 * k] = skipChar(side.skip);
+        this.digitSides[8 * i + 2 * k + 1] = k === 0 ? count : 1;
+        this.digitSideSets.set(shapeChars(side.chars), 128 * (4 * i + k));
+      });
       if (shape.groups !== undefined) {
         const { within, first, chars } = shape.groups;
         if (!Number.isInteger(within) || within < 1 || within > kMaxRunSpan || !Number.isInteger(first) || first < 1 || first >= within) {
@@ -304,21 +295,9 @@ export class PrefilterTables implements NativeTablesSpec {
         this.digitGroups[3 * i] = within;
         this.digitGroups[3 * i + 1] = first;
         // A character no digit rule takes as a separator never joins a run: it has no bit.
-        this.digitGroups[3 * i + 2] = classChars(chars).reduce((m, c) => m | this.sepBit[c]!, 0);
+        this.digitGroups[3 * i + 2] = shapeChars(chars).reduce((m, inSet, c) => (inSet ? m | this.sepBit[c]! : m), 0);
       }
       if (shape.first !== undefined) this.digitFirst[i] = [...shape.first].reduce((m, ch) => m | (1 << digitOf(ch)), 0);
-      if (shape.before !== undefined) {
-        const count = shape.before.count ?? 1;
-        if (count !== 1 && count !== 2) throw new Error('run shape: before.count must be 1 or 2');
-        this.digitBefore[2 * i] = skipChar(shape.before.skip);
-        this.digitBefore[2 * i + 1] = count;
-        for (const c of classChars(shape.before.chars)) this.digitSets[256 * i + c] = 1;
-      }
-      if (shape.after !== undefined) {
-        this.digitAfter[2 * i] = skipChar(shape.after.skip);
-        this.digitAfter[2 * i + 1] = 1;
-        for (const c of classChars(shape.after.chars)) this.digitSets[256 * i + 128 + c] = 1;
-      }
     });
     const setRules = sets.map((_, j) => digitRules.flatMap((d, i) => (d.set === j ? [i] : [])));
     this.setIdx = Int32Array.from(setRules.flat());
@@ -419,28 +398,27 @@ export class Prefilter implements TriggerPass {
   #cols: Uint8Array | null = null;
   #from = 0;
   #off = 0;
-  /** The separator right after the run's last digit, while `runSep`. */
-  #runSepChar = 0;
   /** The characters after the run when it is flushed (its trailing separator, then the next), -1 unseen. */
   #after1 = -1;
   #after2 = -1;
   /** The last three column bytes scanned (as `#runBefore`). */
   #tail = 0;
   /**
-   * The separators of the run in progress, as (digits before it, its bit): sub-runs are worked out
-   * from them when the run ends, and only if it has enough digits for some rule (most runs are too
+   * The separators of the run in progress, as (digits before it, its column byte): sub-runs are worked
+   * out from them when the run ends, and only if it has enough digits for some rule (most runs are too
    * short: times, prices, counters).
    */
   readonly #sepAt: Int32Array = new Int32Array(kMaxRunSpan);
-  readonly #sepBits: Uint8Array = new Uint8Array(kMaxRunSpan);
   readonly #sepChars: Uint8Array = new Uint8Array(kMaxRunSpan);
   /** Per separator set: the separator that began its current sub-run (-1: the run's start). */
   readonly #subSep: Int32Array;
-  /** Around the sub-run being ended (for `block` shapes): the separator before it (-1: none), the one after it (-1: the run's end). */
+  /**
+   * Around the sub-run being ended (for `block` shapes): the separator before it (-1: the run's start)
+   * and the one after it (-1: the run's end, or a separator after its last digit, which is what the
+   * run's end saw).
+   */
   #blockFrom = -1;
   #blockTo = -1;
-  /** The digits of the run being flushed. */
-  #flushDigits = 0;
   #seps = 0;
   #tokStart = -1;
   #tokDigit = false;
@@ -479,9 +457,8 @@ export class Prefilter implements TriggerPass {
     const tokFrom = t.tokFrom;
     const maxTok = t.maxTokenLen;
     const minDigits = t.minDigits;
-    const sepBit = t.sepBit;
     const sepAt = this.#sepAt;
-    const sepBits = this.#sepBits;
+    const sepChars = this.#sepChars;
     // The global position of cols[i] is `off + i`.
     const off = this.#pos - from;
     this.#cols = cols;
@@ -508,11 +485,7 @@ export class Prefilter implements TriggerPass {
         }
         tokLetter = true;
         if (runStart >= 0) {
-          if (runDigits >= minDigits || this.#runPiece) {
-            this.#after1 = runSep ? this.#runSepChar : c;
-            this.#after2 = runSep ? c : -1;
-            this.#flushRun(runStart, runEnd, runDigits, emit);
-          }
+          if (runDigits >= minDigits || this.#runPiece) this.#endRun(runStart, runEnd, runDigits, runSep, c, emit);
           runStart = -1;
           runSep = false;
         }
@@ -558,15 +531,9 @@ export class Prefilter implements TriggerPass {
         runSep = true;
         const k2 = this.#seps++;
         sepAt[k2] = runDigits;
-        sepBits[k2] = sepBit[col]!;
-        this.#sepChars[k2] = c;
-        this.#runSepChar = c;
+        sepChars[k2] = c;
       } else {
-        if (runDigits >= minDigits || this.#runPiece) {
-          this.#after1 = runSep ? this.#runSepChar : c;
-          this.#after2 = runSep ? c : -1;
-          this.#flushRun(runStart, runEnd, runDigits, emit);
-        }
+        if (runDigits >= minDigits || this.#runPiece) this.#endRun(runStart, runEnd, runDigits, runSep, c, emit);
         runStart = -1;
         runSep = false;
       }
@@ -587,11 +554,7 @@ export class Prefilter implements TriggerPass {
 
   /** End of text: report the run and token in progress. */
   finish(emit: EmitCandidate): void {
-    if (this.#runStart >= 0) {
-      this.#after1 = this.#runSep ? this.#runSepChar : -1;
-      this.#after2 = -1;
-      this.#flushRun(this.#runStart, this.#runEnd, this.#runDigits, emit);
-    }
+    if (this.#runStart >= 0) this.#endRun(this.#runStart, this.#runEnd, this.#runDigits, this.#runSep, -1, emit);
     this.#runStart = -1;
     if (this.#tokStart >= 0) {
       const len = this.#pos - this.#tokStart;
@@ -607,26 +570,37 @@ export class Prefilter implements TriggerPass {
     return b;
   }
 
+  /**
+   * The run [s, e) of `digits` digits ended before the character `next` (-1: the end of the text),
+   * `sep` when a separator followed its last digit: the characters after it are noted for the shapes,
+   * and it is reported.
+   */
+  #endRun(s: number, e: number, digits: number, sep: boolean, next: number, emit: EmitCandidate): void {
+    // A separator after the last digit is the last one logged.
+    this.#after1 = sep ? this.#sepChars[this.#seps - 1]! : next;
+    this.#after2 = sep ? next : -1;
+    this.#flushRun(s, e, digits, emit);
+  }
+
   /** True when the run being flushed, starting at `s`, has digit rule i's shape (`RunShape`; see the tables). */
   #shapeOk(i: number, s: number): boolean {
     const t = this.#t;
     if (((t.digitFirst[i]! >> (this.#runFirst - 48)) & 1) === 0) return false;
-    const count = t.digitBefore[2 * i + 1]!;
-    if (count > 0) {
+    const sides = t.digitSides;
+    const at = 8 * i;
+    if (sides[at + 1] !== 0) {
       const b = this.#beforeBytes(s);
-      let sh = t.digitBefore[2 * i] !== 0 && (b & 0xff) === t.digitBefore[2 * i] ? 8 : 0;
-      for (let k = 0; k < count; k++, sh += 8) {
-        const ch = (b >>> sh) & 0xff;
-        if (ch >= kCols || t.digitSets[256 * i + ch] === 0) return false;
-      }
+      if (!this.#sideOk(i, 0, b & 0xff, (b >>> 8) & 0xff, b >>> 16)) return false;
     }
-    if (t.digitAfter[2 * i + 1] !== 0) {
-      const skip = t.digitAfter[2 * i]!;
-      const q = skip !== 0 && this.#after1 === skip ? this.#after2 : this.#after1;
-      if (q >= 0 && (q >= kCols || t.digitSets[256 * i + 128 + q] === 0)) return false;
+    if (sides[at + 3] !== 0 && !this.#sideOk(i, 1, this.#after1, this.#after2, -1)) return false;
+    // The sub-run's sides: inside the run, a separator, then a digit beyond it (48 stands for it).
+    if (sides[at + 5] !== 0) {
+      const b = this.#blockFrom >= 0 ? this.#sepChars[this.#blockFrom]! | (48 << 8) : this.#beforeBytes(s);
+      if (!this.#sideOk(i, 2, b & 0xff, (b >>> 8) & 0xff, b >>> 16)) return false;
     }
-    if (t.digitBlock[4 * i + 1] !== 0 || t.digitBlock[4 * i + 3] !== 0) {
-      if (!this.#blockOk(i, s)) return false;
+    if (sides[at + 7] !== 0) {
+      const to = this.#blockTo;
+      if (!(to >= 0 ? this.#sideOk(i, 3, this.#sepChars[to]!, 48, -1) : this.#sideOk(i, 3, this.#after1, this.#after2, -1))) return false;
     }
     const within = t.digitGroups[3 * i]!;
     if (within > 0) {
@@ -635,7 +609,7 @@ export class Prefilter implements TriggerPass {
       for (let q = 0; q < this.#seps; q++) {
         const at = this.#sepAt[q]!;
         if (at >= within) break;
-        const bit = this.#sepBits[q]!;
+        const bit = t.sepBit[this.#sepChars[q]!]!;
         if (q === 0) {
           if (at !== t.digitGroups[3 * i + 1] || (bit & t.digitGroups[3 * i + 2]!) === 0) return false;
           bit0 = bit;
@@ -645,52 +619,30 @@ export class Prefilter implements TriggerPass {
     return true;
   }
 
+  /**
+   * Side k of digit rule i's shape, for the characters x0, x1, x2 going away from the run (or sub-run;
+   * -1 for one not seen yet, which passes): past the side's skip character, if x0 is it, its next
+   * `count` characters are in its set.
+   */
+  #sideOk(i: number, k: number, x0: number, x1: number, x2: number): boolean {
+    const t = this.#t;
+    const at = 8 * i + 2 * k;
+    const row = 128 * (4 * i + k);
+    const skip = t.digitSides[at]!;
+    let p = skip !== 0 && x0 === skip ? 1 : 0;
+    for (const end = p + t.digitSides[at + 1]!; p < end; p++) {
+      const ch = p === 0 ? x0 : p === 1 ? x1 : x2;
+      if (ch < 0) return true;
+      if (ch >= kCols || t.digitSideSets[row + ch] === 0) return false;
+    }
+    return true;
+  }
+
   /** `#runBefore` of the run starting at `s`, taken now if no shape needed it yet. */
   #beforeBytes(s: number): number {
     // A run that started in an earlier call had its bytes taken when that call ended.
     if (this.#runBefore < 0) this.#runBefore = this.#cols !== null ? this.#bytesBefore(this.#cols, this.#from, s - this.#off) : this.#tail;
     return this.#runBefore;
-  }
-
-  /**
-   * The `block` shape of digit rule i on the sub-run being ended (between separators `#blockFrom` and
-   * `#blockTo`, -1 for the run's start and end). Inside the run, the character beyond a separator is
-   * a digit (48 stands for it); beyond the run, the characters the pass saw there.
-   */
-  #blockOk(i: number, s: number): boolean {
-    const t = this.#t;
-    const row = 256 * i;
-    if (t.digitBlock[4 * i + 1] !== 0) {
-      let b1: number;
-      let b2: number;
-      if (this.#blockFrom >= 0) {
-        b1 = this.#sepChars[this.#blockFrom]!;
-        b2 = 48;
-      } else {
-        const b = this.#beforeBytes(s);
-        b1 = b & 0xff;
-        b2 = (b >>> 8) & 0xff;
-      }
-      const skip = t.digitBlock[4 * i]!;
-      const q = skip !== 0 && b1 === skip ? b2 : b1;
-      if (q >= kCols || t.digitBlockSets[row + q] === 0) return false;
-    }
-    if (t.digitBlock[4 * i + 3] !== 0) {
-      let a1: number;
-      let a2: number;
-      if (this.#blockTo >= 0) {
-        a1 = this.#sepChars[this.#blockTo]!;
-        // A separator after the last digit is followed by what ended the run.
-        a2 = this.#sepAt[this.#blockTo] === this.#flushDigits && this.#blockTo === this.#seps - 1 ? this.#after2 : 48;
-      } else {
-        a1 = this.#after1;
-        a2 = this.#after2;
-      }
-      const skip = t.digitBlock[4 * i + 2]!;
-      const q = skip !== 0 && a1 === skip ? a2 : a1;
-      if (q >= 0 && (q >= kCols || t.digitBlockSets[row + 128 + q] === 0)) return false;
-    }
-    return true;
   }
 
   #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
@@ -724,7 +676,6 @@ export class Prefilter implements TriggerPass {
     // ends that set's sub-run. Each sub-run long enough fires its set's rules, once per run (stamped
     // with the run's generation, so nothing needs clearing between runs).
     this.#gen++;
-    this.#flushDigits = digits;
     const sub = this.#subStart;
     const subSep = this.#subSep;
     const sets = sub.length;
@@ -736,12 +687,12 @@ export class Prefilter implements TriggerPass {
     const setMin = t.setMin;
     for (let k = 0; k < this.#seps; k++) {
       const at = this.#sepAt[k]!;
-      const bit = this.#sepBits[k]!;
+      const bit = t.sepBit[this.#sepChars[k]!]!;
       for (let j = 0; j < sets; j++) {
         if ((masks[j]! & bit) !== 0) continue;
         if (at - sub[j]! >= setMin[j]!) {
           this.#blockFrom = subSep[j]!;
-          this.#blockTo = k;
+          this.#blockTo = at === digits ? -1 : k;
           this.#endSubRun(j, at - sub[j]!, s, e, emit);
         }
         sub[j] = at;

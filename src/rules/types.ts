@@ -49,7 +49,8 @@ export interface RunShape {
   readonly first?: string;
   /**
    * The `count` (default 1) characters right before the run, after one optional `skip` character
-   * next to it, are all in `chars` (a character-class body of ASCII: `'A-Z'`).
+   * next to it, are all in `chars` (a character-class body of ASCII, read as `boundary`'s are: `'A-Z'`;
+   * a leading `^` negates, so `^` itself goes later, as in `'=^'`).
    */
   readonly before?: { readonly chars: string; readonly skip?: string; readonly count?: 1 | 2 };
   /** The character right after the run, after one optional `skip` character, is in `chars`. */

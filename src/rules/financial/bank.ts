@@ -244,7 +244,7 @@ const kTrackData: RuleDef = {
   note: 'Precise (it needs the track separators and a Luhn-valid PAN) but expected only on card-present payment systems; off by default like the other card-detail rules and meant to be enabled there.',
   // The PAN: 12-19 contiguous digits in both tracks, right before the field separator (`^` or `=`),
   // which no digit rule takes as a separator: it ends the run, and the shared pass checks it.
-  trigger: { digits: { min: 12, max: 19, separators: '', shape: { after: { chars: '^=' } } } },
+  trigger: { digits: { min: 12, max: 19, separators: '', shape: { after: { chars: '=^' } } } },
   runGate: trackRunGate,
   pattern: "(?:%?B[0-9]{12,19}\\^[A-Za-z0-9 /.'-]{2,26}\\^[0-9]{7}[0-9A-Za-z ]{0,40}\\??|;?[0-9]{12,19}=[0-9]{7}[0-9]{0,30}\\??)",
   maxLength: 2 + 19 + 1 + 26 + 1 + 7 + 40 + 1,

@@ -92,50 +92,37 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     const b2 = text.charCodeAt(start - 2);
     if (b2 >= 48 && b2 <= 57) return true;
   }
-  // Most runs of a log fail the cheapest tests, so they run before anything is copied: a brand's
-  // first digit (2-6), 12 digits before any dot, and, when separators come before the 12th digit, a
-  // first group of 4 (every brand's grouping starts with 4: `6332907625 200 546` is no card) and one
-  // kind of separator, a space or a dash (`2024-473989 200 470` is none either). The shared pass
-  // checks the same as the rules' run shape; this is the gate's own statement of it.
-  let n = 0;
-  let first = -1;
-  let sep = 0;
-  for (let i = start; i < end && n < kMinCardDigits; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (n++ === 0) {
-        if (c < 50 || c > 54) return false;
-        first = c;
-      }
-    } else if (c === 46) break;
-    else if (first >= 0) {
-      if (sep === 0) {
-        if (n !== 4 || (c !== 32 && c !== 45)) return false;
-        sep = c;
-      } else if (c !== sep) return false;
-    }
-  }
-  if (n < kMinCardDigits || first < 0) return false;
-  return cardPrefixes(text, start, end);
-}
-
-/** The rest of `cardRunGate`, for runs that start like a card and hold enough digits. */
-function cardPrefixes(text: string, start: number, end: number): boolean {
+  // The run's digits up to the 19th (a dot ends the value), with the separator before each. Most runs
+  // of a log fail the cheapest tests on the way, before anything is copied: a brand's first digit
+  // (2-6), and, when separators come before the 12th digit, a first group of 4 (every brand's grouping
+  // starts with 4: `6332907625 200 546` is no card) and one kind of separator, a space or a dash
+  // (`2024-473989 200 470` is none either). The shared pass checks the same as the rules' run shape;
+  // this is the gate's own statement of it.
   const after = kGateAfter;
   const sepBefore = kGateSep;
-  let digits = '';
   let n = 0;
   let sep = 0;
+  let firstSep = 0;
   for (let i = start; i < end && n < kMaxCardDigits; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
-      digits += text[i];
+      if (n === 0 && (c < 50 || c > 54)) return false;
       sepBefore[n] = sep;
       after[n++] = i + 1;
       sep = 0;
     } else if (c === 46) break;
-    else sep = c;
+    else {
+      sep = c;
+      if (n === 0 || n >= kMinCardDigits) continue;
+      if (firstSep === 0) {
+        if (n !== 4 || (c !== 32 && c !== 45)) return false;
+        firstSep = c;
+      } else if (c !== firstSep) return false;
+    }
   }
+  if (n < kMinCardDigits) return false;
+  let digits = '';
+  for (let k = 0; k < n; k++) digits += text[after[k]! - 1];
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
   let shape = '';
