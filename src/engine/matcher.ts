@@ -82,8 +82,6 @@ function ruleArraysOf(program: Program): RuleArrays {
 /** One non-ASCII code unit (see `#append`). */
 const kNonAscii = /[^\x00-\x7f]/g;
 
-/** Dead text kept before the buffer is compacted (avoids a copy per chunk). */
-const kCompactSlack = 64 * 1024;
 
 interface Group {
   rule: number;
@@ -105,6 +103,7 @@ export class Matcher {
   readonly #program: Program;
   readonly #prefilter: TriggerPass;
   readonly #maxFindings: number;
+  readonly #compactSlack: number;
   readonly #groupStart: Float64Array;
   readonly #groupEnd: Float64Array;
   readonly #lastEnd: Float64Array;
@@ -150,8 +149,14 @@ export class Matcher {
   /** Regions a screen's alternation ran over (diagnostics: how often screens paid their cost). */
   screenRuns = 0;
 
-  constructor(program: Program, maxFindings: number) {
+  /**
+   * `compactSlack`: dead text kept before the buffer is compacted (avoids a copy per push). The body
+   * scanner passes its slice size (kSliceBytes in body.ts): every character kept is copied again when
+   * the next slice's string is joined to the buffer and first read (V8 flattens the joined string).
+   */
+  constructor(program: Program, maxFindings: number, compactSlack = 16 * 1024) {
     this.#program = program;
+    this.#compactSlack = compactSlack;
     this.#prefilter = program.newPrefilter();
     this.#maxFindings = maxFindings;
     const n = program.rules.length;
@@ -496,7 +501,7 @@ export class Matcher {
       if (gs >= 0) keepFrom = Math.min(keepFrom, gs - rules[r]!.maxLength - rules[r]!.reach);
     }
     const drop = keepFrom - this.#bufStart;
-    if (drop < kCompactSlack) return;
+    if (drop < this.#compactSlack) return;
     this.#buf = this.#buf.slice(drop);
     const keep = this.#buf.length;
     this.#bytes.copyWithin(0, drop, drop + keep);

@@ -6,7 +6,7 @@ import { parseContentEncoding } from '../content/index.js';
 import { BodyScanner, type BodyOptions } from './body.js';
 import type { Program } from './program.js';
 
-export type ScanLimits = Pick<BodyOptions, 'maxBytes' | 'maxFindings' | 'coalesceBytes'>;
+export type ScanLimits = Pick<BodyOptions, 'maxBytes' | 'maxFindings' | 'coalesceBytes' | 'sliceBytes'>;
 
 function decompressor(coding: 'gzip' | 'deflate' | 'br'): Transform {
   // `finishFlush: Z_SYNC_FLUSH` would hide truncation; the default reports it as an error, which we

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allRuleDefs } from '../../src/rules/index.js';
+import { scanStream } from '../../src/engine/stream.js';
 import { cut, program, scanChunks } from './helpers.js';
 
 // Chunk-split invariance: scanStream over any cutting of a body gives exactly the findings of the
@@ -87,4 +88,33 @@ describe('finding order', () => {
       expect(parts.findings).toEqual(whole.findings);
     }
   });
+});
+
+// A chunk larger than the slice size (kSliceBytes) is decoded and matched slice by slice, and the
+// matcher compacts its buffer by the same amount: neither may change the findings. Bodies well past the
+// default slice, with matches and multi-byte characters across many slice borders.
+describe('slice size', () => {
+  const examples = allRuleDefs.flatMap((r) => r.examples.positive.map((e) => e.text));
+  const filler = ['Lorem ipsum dolor sit amet, ', 'café crème ', '한국어 ', '😀 ', '\n', '{"k":"v"}, ', '<td>x</td>'];
+  const bigBody = (seed: number): Buffer => {
+    const parts: string[] = [];
+    let n = seed;
+    for (let size = 0; size < 150_000; ) {
+      n = (n * 1103515245 + 12345) % 2 ** 31;
+      const s = n % 5 === 0 ? examples[n % examples.length]! : filler[n % filler.length]!;
+      parts.push(s, ' ');
+      size += Buffer.byteLength(s) + 1;
+    }
+    return Buffer.from(parts.join(''), 'utf8');
+  };
+  for (const ct of ['text/plain', 'application/json', 'text/html']) {
+    it(`findings do not depend on it (${ct})`, { timeout: 120_000 }, async () => {
+      const p = program('all');
+      const bytes = bigBody(ct.length);
+      const scan = (sliceBytes?: number) => scanStream(p, [bytes], { contentType: ct }, sliceBytes === undefined ? {} : { sliceBytes });
+      const reference = await scan();
+      expect(reference.findings.length).toBeGreaterThan(100);
+      for (const sliceBytes of [1000, 4093, 65_536, 1 << 20]) expect((await scan(sliceBytes)).findings).toEqual(reference.findings);
+    });
+  }
 });
