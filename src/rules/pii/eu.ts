@@ -10,7 +10,7 @@ import { nlBsnValid } from '../../validators/nl-bsn.js';
 import { noFodselsnummerValid } from '../../validators/no-fodselsnummer.js';
 import { plPeselValid } from '../../validators/pl-pesel.js';
 import { sePersonnummerValid } from '../../validators/se-personnummer.js';
-import { digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
+import { digitBlock, digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
 
 // Check letters of the DNI/NIE: every letter but I, Ñ, O and U.
 const kNifLetter = '[A-HJ-NP-TV-Z]';
@@ -72,25 +72,10 @@ function isHetuSign(c: number): boolean {
 }
 
 /**
- * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run: fi-hetu's six date
- * digits are a whole block followed by the century sign; es-nie's seven digits a whole block with X/Y/Z
- * before and a capital after (each maybe across a dash). The start of the first maximal block of
- * exactly `len` digits in [from, end), or -1.
+ * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run (`digitBlock`):
+ * fi-hetu's six date digits are a whole block followed by the century sign; es-nie's seven digits a
+ * whole block with X/Y/Z before and a capital after (each maybe across a dash).
  */
-function digitBlock(text: string, from: number, end: number, len: number): number {
-  for (let i = from; i < end; ) {
-    if (!isDigitCode(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
-    if (j - i === len) return i;
-    i = j;
-  }
-  return -1;
-}
-
 function hetuRunGate(text: string, start: number, end: number): boolean {
   for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) if (isHetuSign(text.charCodeAt(i + 6))) return true;
   return false;
