@@ -50,7 +50,7 @@ typedef struct {
   double *ctx_within;  /* per rule: its context screen's reach, 0 for none */
   /* Per digit rule, its run shape: `digitFirst`, `digitSides` (skip, count per side: before and after
      the run, before and after the firing sub-run), `digitSideSets` (a 128-column row per side) and
-     `digitGroups` (within, first, separator bits), as in `PrefilterTables`. */
+     `digitGroups` (within, first, separator bits, required), as in `PrefilterTables`. */
   uint16_t *d_first;
   uint8_t *d_sides, *d_side_sets;
   int32_t *d_groups;
@@ -217,7 +217,7 @@ static int tables_valid(const tables_t *t, size_t n_delta, size_t n_depth, size_
   /* A side looks at most three characters away (x0 .. x2, past one skip character); groups fit a run. */
   for (int32_t i = 0; i < t->n_digit; i++) {
     for (int k = 0; k < 4; k++) if (t->d_sides[8 * i + 2 * k + 1] > 2) return 0;
-    if (t->d_groups[3 * i] < 0 || t->d_groups[3 * i] > K_MAX_RUN_SPAN) return 0;
+    if (t->d_groups[4 * i] < 0 || t->d_groups[4 * i] > K_MAX_RUN_SPAN) return 0;
   }
   return 1;
 }
@@ -305,7 +305,7 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->d_side_sets = (uint8_t *)copy_array(env, o, "digitSideSets", napi_uint8_array, &n_side_sets)) != NULL;
   ok = ok && (t->d_groups = (int32_t *)copy_array(env, o, "digitGroups", napi_int32_array, &n_groups)) != NULL;
   ok = ok && n_first == (size_t)t->n_digit && n_sides == 8 * (size_t)t->n_digit && n_side_sets == 512 * (size_t)t->n_digit &&
-       n_groups == 3 * (size_t)t->n_digit;
+       n_groups == 4 * (size_t)t->n_digit;
   ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
   if (!ok) {
     bool pending = false;
@@ -425,15 +425,16 @@ static int shape_ok(state_t *s, int32_t i, int64_t st) {
     const int ok = s->block_to >= 0 ? side_ok(t, i, 3, s->sep_chars[s->block_to], 48, -1) : side_ok(t, i, 3, s->after1, s->after2, -1);
     if (!ok) return 0;
   }
-  const int32_t within = t->d_groups[3 * i];
+  const int32_t within = t->d_groups[4 * i];
   if (within > 0) {
     /* Separators are logged with the digits before them, in order. */
+    if (t->d_groups[4 * i + 3] != 0 && (s->seps == 0 || s->sep_at[0] >= within)) return 0;
     uint8_t bit0 = 0;
     for (int32_t q = 0; q < s->seps; q++) {
       if (s->sep_at[q] >= within) break;
       const uint8_t bit = t->sep_bit[s->sep_chars[q]];
       if (q == 0) {
-        if (s->sep_at[0] != t->d_groups[3 * i + 1] || (bit & t->d_groups[3 * i + 2]) == 0) return 0;
+        if (s->sep_at[0] != t->d_groups[4 * i + 1] || (bit & t->d_groups[4 * i + 2]) == 0) return 0;
         bit0 = bit;
       } else if (bit != bit0) return 0;
     }

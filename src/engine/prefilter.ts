@@ -148,8 +148,8 @@ export class PrefilterTables implements NativeTablesSpec {
    * digit d; all ten when it has none). Its four sides k: 0 before the run, 1 after it, 2 before the
    * sub-run that fired it (`block`), 3 after that sub-run; `digitSides[8i + 2k]` and `[8i + 2k + 1]`
    * are side k's skip character (0 none) and how many characters past it must be in its set (0: no
-   * test), the set being row 4i + k (128 columns) of `digitSideSets`. `digitGroups[3i ..]`: `groups`'
-   * within (0 none), first, and the separator bits of its chars.
+   * test), the set being row 4i + k (128 columns) of `digitSideSets`. `digitGroups[4i ..]`: `groups`'
+   * within (0 none), first, the separator bits of its chars, and 1 when a separator is `required`.
    */
   readonly digitFirst: Uint16Array;
   readonly digitSides: Uint8Array;
@@ -264,8 +264,20 @@ export class PrefilterTables implements NativeTablesSpec {
     const setKey = (seps: string) => [...new Set(seps)].sort().join('');
     for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
     this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
+    // A shape's `counts` become one digit rule per count, its minimum and maximum both that count: the
+    // passes then take them as they take any range (a run whose sub-runs hold two of the counts reports
+    // the rule once per count, the same span each time).
     const digitRules = spec.digits
-      .map((d) => ({ rule: d.rule, min: d.min, max: d.max ?? Number.MAX_SAFE_INTEGER, set: sets.indexOf(setKey(d.separators)), shape: d.shape }))
+      .flatMap((d) => {
+        const max = d.max ?? Number.MAX_SAFE_INTEGER;
+        const set = sets.indexOf(setKey(d.separators));
+        const counts = d.shape?.counts;
+        if (counts === undefined) return [{ rule: d.rule, min: d.min, max, set, shape: d.shape }];
+        if (counts.length === 0 || counts.some((c) => !Number.isInteger(c) || c < d.min || c > max)) {
+          throw new Error(`run shape: counts must be digit counts within the trigger's ${d.min}..${max}`);
+        }
+        return [...new Set(counts)].map((c) => ({ rule: d.rule, min: c, max: c, set, shape: d.shape }));
+      })
       .sort((a, b) => a.min - b.min);
     this.digitRule = Int32Array.from(digitRules, (d) => d.rule);
     this.digitMin = Int32Array.from(digitRules, (d) => d.min);
@@ -274,7 +286,7 @@ export class PrefilterTables implements NativeTablesSpec {
     this.digitFirst = new Uint16Array(nd).fill(0x3ff);
     this.digitSides = new Uint8Array(8 * nd);
     this.digitSideSets = new Uint8Array(512 * nd);
-    this.digitGroups = new Int32Array(3 * nd);
+    this.digitGroups = new Int32Array(4 * nd);
     digitRules.forEach((d, i) => {
       const shape = d.shape;
       if (shape === undefined) return;
@@ -288,14 +300,15 @@ export class PrefilterTables implements NativeTablesSpec {
         this.digitSideSets.set(shapeChars(side.chars), 128 * (4 * i + k));
       });
       if (shape.groups !== undefined) {
-        const { within, first, chars } = shape.groups;
+        const { within, first, chars, required } = shape.groups;
         if (!Number.isInteger(within) || within < 1 || within > kMaxRunSpan || !Number.isInteger(first) || first < 1 || first >= within) {
           throw new Error(`run shape: groups needs 1 <= first < within <= ${kMaxRunSpan}`);
         }
-        this.digitGroups[3 * i] = within;
-        this.digitGroups[3 * i + 1] = first;
+        this.digitGroups[4 * i] = within;
+        this.digitGroups[4 * i + 1] = first;
         // A character no digit rule takes as a separator never joins a run: it has no bit.
-        this.digitGroups[3 * i + 2] = shapeChars(chars).reduce((m, inSet, c) => (inSet ? m | this.sepBit[c]! : m), 0);
+        this.digitGroups[4 * i + 2] = shapeChars(chars).reduce((m, inSet, c) => (inSet ? m | this.sepBit[c]! : m), 0);
+        this.digitGroups[4 * i + 3] = required === true ? 1 : 0;
       }
       if (shape.first !== undefined) this.digitFirst[i] = [...shape.first].reduce((m, ch) => m | (1 << digitOf(ch)), 0);
     });
@@ -602,16 +615,17 @@ export class Prefilter implements TriggerPass {
       const to = this.#blockTo;
       if (!(to >= 0 ? this.#sideOk(i, 3, this.#sepChars[to]!, 48, -1) : this.#sideOk(i, 3, this.#after1, this.#after2, -1))) return false;
     }
-    const within = t.digitGroups[3 * i]!;
+    const within = t.digitGroups[4 * i]!;
     if (within > 0) {
       // Separators are logged with the digits before them, in order.
+      if (t.digitGroups[4 * i + 3] !== 0 && (this.#seps === 0 || this.#sepAt[0]! >= within)) return false;
       let bit0 = 0;
       for (let q = 0; q < this.#seps; q++) {
         const at = this.#sepAt[q]!;
         if (at >= within) break;
         const bit = t.sepBit[this.#sepChars[q]!]!;
         if (q === 0) {
-          if (at !== t.digitGroups[3 * i + 1] || (bit & t.digitGroups[3 * i + 2]!) === 0) return false;
+          if (at !== t.digitGroups[4 * i + 1] || (bit & t.digitGroups[4 * i + 2]!) === 0) return false;
           bit0 = bit;
         } else if (bit !== bit0) return false;
       }

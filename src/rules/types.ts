@@ -48,6 +48,11 @@ export interface RunShape {
   /** The digits the run may start with (`'23456'`). */
   readonly first?: string;
   /**
+   * The only digit counts, each within the trigger's `min`..`max`, of a sub-run that fires the rule
+   * (fr-nir: 15, or the 8 after a Corsican department letter; never a 13-digit timestamp).
+   */
+  readonly counts?: readonly number[];
+  /**
    * The `count` (default 1) characters right before the run, after one optional `skip` character
    * next to it, are all in `chars` (a character-class body of ASCII, read as `boundary`'s are: `'A-Z'`;
    * a leading `^` negates, so `^` itself goes later, as in `'=^'`).
@@ -58,9 +63,10 @@ export interface RunShape {
   /**
    * The separators that come before the run's `within`-th digit, if any, are all one character of
    * `chars`, and the first comes after exactly `first` digits (a card's `4111 1111 1111 1111`, never
-   * an order id's `6332907625 200 546` or `2024-473989 200 470`).
+   * an order id's `6332907625 200 546` or `2024-473989 200 470`). With `required`, there is one: a run
+   * with no separator before its `within`-th digit (a bare 13-digit timestamp) fails.
    */
-  readonly groups?: { readonly within: number; readonly first: number; readonly chars: string };
+  readonly groups?: { readonly within: number; readonly first: number; readonly chars: string; readonly required?: boolean };
   /**
    * The characters around the rule's own sub-run that fired it (with `separators: ''`, a maximal
    * block of digits), rather than around the whole run: before it and after it, each maybe across one

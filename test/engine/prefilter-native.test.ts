@@ -155,7 +155,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(bad({ tokFrom: spec.tokFrom.subarray(1) })).toThrow(/malformed prefilter tables/);
     expect(bad({ setIdx: spec.setIdx.map(() => spec.digitRule.length) })).toThrow(/malformed prefilter tables/);
     expect(bad({ firstOut: 0 })).toThrow(/malformed prefilter tables/); // states without outputs would report
-    expect(bad({ digitGroups: new Int32Array(3 * spec.digitRule.length - 1) })).toThrow(/malformed prefilter tables/);
+    expect(bad({ digitGroups: new Int32Array(4 * spec.digitRule.length - 1) })).toThrow(/malformed prefilter tables/);
     expect(bad({ digitSideSets: spec.digitSideSets.subarray(1) })).toThrow(/malformed prefilter tables/);
     expect(bad({ digitSides: spec.digitSides.subarray(1) })).toThrow(/malformed prefilter tables/);
   });

@@ -194,6 +194,27 @@ describe('prefilter run shapes', () => {
     expect(spans(g, 'x 4111.1111 1111 1111 1 y')).toEqual(['1:2-23']); // a dot is not one of chars
   });
 
+  it('groups with required: the run has a separator before its within-th digit', () => {
+    const g: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 13, max: 13, separators: '-', shape: { groups: { within: 13, first: 6, chars: '-', required: true } } },
+        { rule: 1, min: 11, max: 11, separators: '.-', shape: { groups: { within: 9, first: 3, chars: '.', required: true } } },
+        { rule: 2, min: 11, separators: ' -.' },
+      ],
+      tokens: [],
+    };
+    expect(spans(g, 'rrn 850315-2345615 y')).toEqual(['0:4-18', '2:4-18']);
+    expect(spans(g, 'ts=1714585634874 y')).toEqual(['2:3-16']); // bare
+    expect(spans(g, 'x 8503152-345615 y')).toEqual(['2:2-16']); // the dash after 7 digits
+    expect(spans(g, 'cpf 123.456.789-09 y')).toEqual(['1:4-18', '2:4-18']);
+    expect(spans(g, 'x 12345678909 y')).toEqual(['2:2-13']); // bare
+    expect(spans(g, 'x 123456789-09 y')).toEqual(['2:2-14']); // the only separator after the 9th digit
+    expect(spans(g, 'x 123-456-789-09 y')).toEqual(['2:2-16']); // dashes where the dots go
+    const whole = cutInvariant(g, 'a 850315-2345615 b 1714585634874 c 123.456.789-09 d 12345678909 e');
+    expect(whole.filter((x) => !x.startsWith('2:'))).toHaveLength(2);
+  });
+
   // Rule 0: a block of exactly 6 digits followed by a sign (hetu-like); rule 1: a block of exactly 7
   // with X-Z before and a capital after, each maybe across a dash (NIE-like); rule 2 (no shape) with
   // `min2` digits, whose dots, dashes and spaces join runs, as the managed rules' separators do.
@@ -228,8 +249,35 @@ describe('prefilter run shapes', () => {
     expect(whole.filter((x) => x.startsWith('0:')).length).toBe(2);
   });
 
+  it('counts: only sub-runs holding one of the counts fire, each count within min..max', () => {
+    const c: PrefilterSpec = {
+      keywords: [],
+      digits: [
+        { rule: 0, min: 8, max: 15, separators: ' ', shape: { counts: [8, 15], after: { chars: '^x' } } },
+        // Dashes join the shared runs, and split rule 0's sub-runs.
+        { rule: 1, min: 8, max: 15, separators: ' -' },
+      ],
+      tokens: [],
+    };
+    expect(spans(c, 'a 12345678 b')).toEqual(['0:2-10', '1:2-10']);
+    expect(spans(c, 'ts=1714585634874 b')).toEqual(['1:3-16']); // 13 digits
+    expect(spans(c, 'a 1 85 07 75 116 012 80 b')).toEqual(['0:2-23', '1:2-23']);
+    expect(spans(c, 'a 123456789 b')).toEqual(['1:2-11']);
+    expect(spans(c, 'a 12345678x')).toEqual(['1:2-10']); // the count's own shape still applies
+    // A sub-run of each count in one run: the rule is reported once per count, the run's span each time.
+    expect(spans(c, 'a 1234-1234 5678-123456789012345 b')).toEqual(['0:2-32', '0:2-32']);
+    expect(spans(c, 'a 4-1234567 8 b')).toEqual(['0:2-13', '1:2-13']); // the sub-run after the dash
+    const whole = cutInvariant(c, 'a 12345678 b ts=1714585634874 c 073 004 70 d 123456789 e 185077511601280 f');
+    expect(whole.filter((x) => x.startsWith('0:')).length).toBe(3);
+    expect(whole.filter((x) => x.startsWith('1:')).length).toBe(5);
+  });
+
   it('refuses a malformed shape', () => {
     const bad = (shape: object) => () => new PrefilterTables({ ...spec, digits: [{ rule: 0, min: 4, separators: ' ', shape }] });
+    expect(bad({ counts: [] })).toThrow(/counts must be digit counts/);
+    expect(bad({ counts: [3] })).toThrow(/counts must be digit counts/);
+    expect(bad({ counts: [4.5] })).toThrow(/counts must be digit counts/);
+    expect(() => new PrefilterTables({ ...spec, digits: [{ rule: 0, min: 4, max: 6, separators: ' ', shape: { counts: [7] } }] })).toThrow(/within the trigger's 4\.\.6/);
     expect(bad({ first: '2x' })).toThrow(/first must list digits/);
     expect(bad({ after: { chars: 'A-Z', skip: '--' } })).toThrow(/skip must be one ASCII character/);
     expect(bad({ before: { chars: 'é' } })).toThrow(/ASCII class body/);

@@ -170,8 +170,8 @@ describe('run shapes follow from the run gates', () => {
     return out;
   };
 
-  it('every shaped rule has a gate, and the shapes cover cards, card track data, ch-ahv, es-dni, es-nie, fi-hetu, hk-hkid, iban, uk-nino and the US SSN and ITIN', () => {
-    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'hk-hkid', 'iban', 'uk-nino', 'us-itin', 'us-ssn']);
+  it('every shaped rule has a gate, and the shapes cover cards, br-cpf, card track data, ch-ahv, es-dni, es-nie, fi-hetu, fr-nir, hk-hkid, iban, kr-rrn, uk-nino and the US SSN and ITIN', () => {
+    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['br-cpf', 'card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'fr-nir', 'hk-hkid', 'iban', 'kr-rrn', 'uk-nino', 'us-itin', 'us-ssn']);
     for (const r of shaped) expect(r.gate, r.def.id).toBeGreaterThanOrEqual(0);
   });
 

@@ -51,7 +51,8 @@ export const americasRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['br', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 11, max: 11, separators: '.-' } },
+    // Only the punctuated form (ddd.ddd.ddd-dd): dots after the third and sixth digits.
+    trigger: { digits: { min: 11, max: 11, separators: '.-', shape: { groups: { within: 9, first: 3, chars: '.', required: true } } } },
     ...wholeRun('[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2}'),
     valueIsRun: true,
     maxLength: 14 + kRunExtra,

@@ -145,7 +145,8 @@ export const asiaRules: readonly RuleDef[] = [
     family: 'pii',
     tags: ['kr', 'national-id'],
     enabledByDefault: true,
-    trigger: { digits: { min: 13, max: 13, separators: '-' } },
+    // The dash after the birth date is part of the number: a bare 13-digit run (a millisecond timestamp) is not.
+    trigger: { digits: { min: 13, max: 13, separators: '-', shape: { groups: { within: 13, first: 6, chars: '-', required: true } } } },
     ...wholeRun('[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])-[1-8][0-9]{6}'),
     valueIsRun: true,
     maxLength: 14 + kRunExtra,

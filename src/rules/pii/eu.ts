@@ -53,17 +53,17 @@ function corsicaLetter(c: number): boolean {
 
 /**
  * fr-nir's run gate (see `RuleDef.runGate`). A NIR without a letter is its whole run (the `wholeRun`
- * lead-in and tail), so the validator judges the run; a Corsican one (2A, 2B) is split by its letter
- * into runs that touch the department (`…2` then the letter; the letter, maybe a space, then `…`).
+ * lead-in and tail), so the validator judges the run. A Corsican one (2A, 2B) is split by its letter:
+ * the part before it (`2 53 07 2`) holds six digits, too few to trigger; the part after it, right (or
+ * one space) after the letter, holds the last eight (`073 004 70`). So the runs that fire the rule hold
+ * 15 or 8 digits (the trigger's shape `counts`).
  */
 function nirRunGate(text: string, start: number, end: number): boolean {
   // The three shapes are 15, 16 and 21 characters long: other runs (timestamps) are not copied.
   const len = end - start;
   if ((len === 15 || len === 16 || len === 21) && nirValid(text.slice(start, end))) return true;
-  // The department `2A`/`2B`: the run ends with its 2, or starts right (or one space) after its letter.
-  if (corsicaLetter(text.charCodeAt(end)) && text.charCodeAt(end - 1) === 50) return true;
   const letter = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
-  return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50;
+  return corsicaLetter(text.charCodeAt(letter)) && text.charCodeAt(letter - 1) === 50 && digitsOf(text.slice(start, end)).length === 8;
 }
 
 /** fi-hetu's century signs: `-`, `+`, A-F, U-Y. */
@@ -180,7 +180,7 @@ export const euRules: readonly RuleDef[] = [
     enabledByDefault: true,
     // Only spaces join the digits. Corsican numbers hold a letter, which splits the digit run; the part
     // after it (`073 004 70`, `07300470`) always has eight digits.
-    trigger: { digits: { min: 8, max: 15, separators: ' ' } },
+    trigger: { digits: { min: 8, max: 15, separators: ' ', shape: { counts: [8, 15] } } },
     ...wholeRun(
       '[1278] [0-9]{2} [0-9]{2} (?:[0-9]{2}|2[ABab]) [0-9]{3} [0-9]{3} [0-9]{2}' +
         '|[1278][0-9]{4}(?:[0-9]{2}|2[ABab])[0-9]{6} ?[0-9]{2}',
