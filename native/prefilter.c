@@ -526,7 +526,8 @@ static void end_run(state_t *s, int64_t st, int64_t en, int32_t digits, int sep,
 static int64_t min_future_start(state_t *s) {
   int64_t m = s->pos - s->t->depth[s->st];
   if (s->run_start >= 0 && s->run_start < m) m = s->run_start;
-  if (s->tok_start >= 0 && s->tok_start < m) m = s->tok_start;
+  /* A token already longer than every token rule's maximum can no longer be reported (as the TypeScript pass). */
+  if (s->tok_start >= 0 && s->tok_start < m && s->pos - s->tok_start <= s->t->max_tok) m = s->tok_start;
   return m;
 }
 

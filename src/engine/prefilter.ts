@@ -451,7 +451,9 @@ export class Prefilter implements TriggerPass {
   minFutureStart(): number {
     let m = this.#pos - this.#t.depth[this.#st]!;
     if (this.#runStart >= 0 && this.#runStart < m) m = this.#runStart;
-    if (this.#tokStart >= 0 && this.#tokStart < m) m = this.#tokStart;
+    // A token already longer than every token rule's maximum can no longer be reported: a megabyte of
+    // one repeated letter or digit must not hold the matcher's whole buffer (it was copied on every push).
+    if (this.#tokStart >= 0 && this.#tokStart < m && this.#pos - this.#tokStart <= this.#t.maxTokenLen) m = this.#tokStart;
     return m;
   }
 

@@ -76,6 +76,22 @@ describe('prefilter', () => {
   it('reports tokens by length and character mix', () => {
     expect(spans(spec, 'AB123456C abcdefghi 123456789 AB1234567C')).toEqual(['5:20-29', '6:0-9']);
   });
+
+  it('no longer holds back a token longer than every token rule (minFutureStart)', () => {
+    const after = (text: string): number => {
+      const pf = newTriggerPass(new PrefilterTables(spec), impl);
+      pf.scan(columnsOf(text), 0, text.length, () => {});
+      return pf.minFutureStart();
+    };
+    // The token rule takes 9 characters: a token of 9 may still fire, one of 10 never.
+    expect(after('x AB123456Z')).toBe(2);
+    expect(after('x AB1234567Z')).toBe(12);
+    // One repeated letter for 100 KB: the matcher may drop all of it (it kept it all, copying it per push).
+    expect(after('b'.repeat(100_000))).toBe(100_000);
+    // A digit run is cut into pieces: the piece in progress can still fire.
+    expect(after('1'.repeat(1000))).toBeGreaterThanOrEqual(1000 - kMaxRunSpan);
+    expect(after('1'.repeat(1000))).toBeLessThan(1000);
+  });
 });
 
 describe('prefilter digit max', () => {
