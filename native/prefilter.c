@@ -56,7 +56,8 @@ typedef struct {
   int32_t *d_groups;
   /* Derived here: per separator set j and sub-run length c (0..K_MAX_RUN_SPAN), the set's digit rules
      whose [min, max] holds c are len_idx[len_from[j * K_LENS + c] .. len_from[j * K_LENS + c + 1]),
-     in the set's (ascending minimum) order. */
+     in the set's (ascending minimum) order. Past the sets, j = n_sets lists every set's rules for c,
+     set after set: a run without separators is one sub-run of every set. */
   int32_t *len_from, *len_idx;
 } tables_t;
 
@@ -224,19 +225,22 @@ static int tables_valid(const tables_t *t, size_t n_delta, size_t n_depth, size_
 
 /* Fills `len_from` / `len_idx` (see tables_t) from the validated set and digit-rule arrays; 0 when out of memory. */
 static int build_len_index(tables_t *t) {
-  const size_t slots = (size_t)t->n_sets * K_LENS + 1;
+  const size_t slots = ((size_t)t->n_sets + 1) * K_LENS + 1;
   t->len_from = (int32_t *)calloc(slots, sizeof(int32_t));
   size_t total = 0;
   for (int pass = 0; pass < 2; pass++) {
     size_t n = 0;
-    for (int32_t j = 0; j < t->n_sets; j++) {
+    for (int32_t j = 0; j <= t->n_sets; j++) {
+      const int32_t j0 = j < t->n_sets ? j : 0, j1 = j < t->n_sets ? j + 1 : t->n_sets;
       for (int32_t c = 0; c < K_LENS; c++) {
         if (pass == 1) t->len_from[(size_t)j * K_LENS + c] = (int32_t)n;
-        for (int32_t q = t->set_from[j]; q < t->set_from[j + 1]; q++) {
-          const int32_t i = t->set_idx[q];
-          if (t->d_min[i] > c || (double)c > t->d_max[i]) continue;
-          if (pass == 1) t->len_idx[n] = i;
-          n++;
+        for (int32_t jj = j0; jj < j1; jj++) {
+          for (int32_t q = t->set_from[jj]; q < t->set_from[jj + 1]; q++) {
+            const int32_t i = t->set_idx[q];
+            if (t->d_min[i] > c || (double)c > t->d_max[i]) continue;
+            if (pass == 1) t->len_idx[n] = i;
+            n++;
+          }
         }
       }
     }
@@ -458,10 +462,15 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
   const int32_t *from = t->len_from + (size_t)j * K_LENS + (c < K_LENS - 1 ? c : K_LENS - 1);
   for (int32_t q = from[0], to = from[1]; q < to; q++) {
     const int32_t i = t->len_idx[q];
+    if (s->fired[i] == s->gen) continue;
+    /* A rule screened by context with no word close enough before the run: report() would drop it. */
+    const int32_t rule = t->d_rule[i];
+    const double w = t->ctx_within[rule];
+    if (w > 0 && s->ctx_end[rule] <= (double)st - w) continue;
     /* Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
-    if (s->fired[i] != s->gen && shape_ok(s, i, st)) {
+    if (shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
-      report(s, k, t->d_rule[i], st, en);
+      put(k, rule, st, en);
     }
   }
 }
@@ -475,6 +484,13 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
   }
   s->gen++;
   int32_t sets = t->n_sets;
+  if (s->seps == 0) {
+    /* One sub-run of every set: the whole run (the index past the sets lists all their rules). */
+    s->block_from = -1;
+    s->block_to = -1;
+    end_sub_run(s, sets, digits, st, en, k);
+    return;
+  }
   int32_t *sub = s->sub_start;
   int32_t *sub_sep = s->sub_sep;
   for (int32_t j = 0; j < sets; j++) { sub[j] = 0; sub_sep[j] = -1; }
