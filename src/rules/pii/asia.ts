@@ -5,7 +5,7 @@ import { krRrnValid } from '../../validators/kr-rrn.js';
 import { sgNricValid } from '../../validators/sg-nric.js';
 import { twNationalIdValid } from '../../validators/tw-national-id.js';
 import { verhoeffValid } from '../../validators/verhoeff.js';
-import { digitBlock, digitsOf, isCapitalCode, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
+import { digitsOf, isCapitalCode, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
 
 /** Aadhaar numbers never start with 0 or 1; palindromes and one repeated digit are test junk (Presidio drops them too). */
 function aadhaarValid(digits: string): boolean {
@@ -18,14 +18,11 @@ function aadhaarValid(digits: string): boolean {
 }
 
 /**
- * hk-hkid's run gate: one of the run's blocks of six digits (`digitBlock`) has a capital right before it
- * (the last of the number's letters) and the parenthesis of the check character right after it.
+ * hk-hkid's run gate: the six digits between the letters and the parenthesis of the check character.
+ * Letters and `(` never join a run, so they are the whole run (a piece of a long run never is one).
  */
 function hkidRunGate(text: string, start: number, end: number): boolean {
-  for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) {
-    if (isCapitalCode(text.charCodeAt(i - 1)) && text.charCodeAt(i + 6) === 40) return true;
-  }
-  return false;
+  return end - start === 6 && isCapitalCode(text.charCodeAt(start - 1)) && text.charCodeAt(end) === 40;
 }
 
 export const asiaRules: readonly RuleDef[] = [

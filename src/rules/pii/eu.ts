@@ -72,9 +72,9 @@ function isHetuSign(c: number): boolean {
 }
 
 /**
- * fi-hetu's and es-nie's run gates look at the maximal blocks of digits of the run (`digitBlock`):
- * fi-hetu's six date digits are a whole block followed by the century sign; es-nie's seven digits a
- * whole block with X/Y/Z before and a capital after (each maybe across a dash).
+ * fi-hetu's run gate looks at the maximal blocks of digits of the run (`digitBlock`): its six date
+ * digits are a whole block followed by the century sign (a dash joins the run: `010190-123A`).
+ * es-nie's seven digits have X/Y/Z before them and a capital after them, each maybe across a dash.
  */
 function hetuRunGate(text: string, start: number, end: number): boolean {
   for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) if (isHetuSign(text.charCodeAt(i + 6))) return true;
@@ -82,12 +82,12 @@ function hetuRunGate(text: string, start: number, end: number): boolean {
 }
 
 function nieRunGate(text: string, start: number, end: number): boolean {
-  for (let i = digitBlock(text, start, end, 7); i >= 0; i = digitBlock(text, i + 7, end, 7)) {
-    const b = text.charCodeAt(i - 1) === 45 ? text.charCodeAt(i - 2) : text.charCodeAt(i - 1);
-    const a = text.charCodeAt(i + 7) === 45 ? text.charCodeAt(i + 8) : text.charCodeAt(i + 7);
-    if (b >= 88 && b <= 90 && isCapitalCode(a)) return true;
-  }
-  return false;
+  // Letters never join a run, and the dashes either side are followed by a letter: the seven digits
+  // are the whole run (a piece of a long run never is one, and costs nothing to drop).
+  if (end - start !== 7) return false;
+  const b = text.charCodeAt(start - 1) === 45 ? text.charCodeAt(start - 2) : text.charCodeAt(start - 1);
+  const a = text.charCodeAt(end) === 45 ? text.charCodeAt(end + 1) : text.charCodeAt(end);
+  return b >= 88 && b <= 90 && isCapitalCode(a);
 }
 
 export const euRules: readonly RuleDef[] = [
