@@ -1,6 +1,6 @@
 import type { ScanNotice, ScanReport } from '../types.js';
 import { notice } from '../errors.js';
-import { classifyContentType, normalizeCharset, sniffKind } from '../content/index.js';
+import { classifyContentType, kSniffBytes, normalizeCharset, sniffKind } from '../content/index.js';
 import { Matcher } from './matcher.js';
 import type { Program } from './program.js';
 import { createCharsetDecoder, type CharsetDecoder, type CharsetKind } from './text/charset.js';
@@ -20,8 +20,6 @@ const kCoalesceBytes = 32 * 1024;
  * 1 MB bodies scanned 15–35% faster (bench/README.md, "Slice size").
  */
 export const kSliceBytes = 16 * 1024;
-/** Bytes sniffed when the content type is absent or unknown. */
-const kSniffBytes = 512;
 
 export type ContentKind = ScanReport['contentKind'];
 

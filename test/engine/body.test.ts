@@ -124,6 +124,21 @@ describe('bad and hostile bodies', () => {
     }
   });
 
+  it('sniffs as many bytes as sniffKind reads (kSniffBytes), in one chunk or many', async () => {
+    // 600 bytes of whitespace before a JSON body: with a 512-byte head it was sniffed as text, and
+    // the escaped card was never decoded.
+    const body = Buffer.from(`${' '.repeat(600)}{"c":"\\u0034111 1111 1111 1111"}`);
+    for (const chunks of [[body], [body.subarray(0, 300), body.subarray(300, 700), body.subarray(700)]]) {
+      const r = await scanStream(program('test'), chunks, {});
+      expect(r.contentKind).toBe('json');
+      expect(r.findings.map((f) => [f.ruleId, at(body, f)])).toEqual([['t-card', '\\u0034111 1111 1111 1111']]);
+    }
+    // A control byte past the old head still marks the body binary.
+    const bin = Buffer.concat([Buffer.from(`${card} `.repeat(40)), Buffer.from([0x00, 0x01]), Buffer.from(card)]);
+    expect(bin.indexOf(0)).toBeGreaterThan(512);
+    expect((await scanStream(program('test'), [bin], {})).contentKind).toBe('binary');
+  });
+
   it('reports a failing source as a notice with the findings read so far', async () => {
     async function* failing() {
       yield Buffer.from(`${card} `.repeat(20_000));
