@@ -1,6 +1,6 @@
 import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
-import { afterCodePoint } from './checks.js';
+import { afterCodePoint, asciiClass } from './checks.js';
 import { columnByte, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
@@ -64,6 +64,12 @@ interface ScreenRegion {
 interface RuleArrays {
   gateOf: Int32Array;
   joinGap: Float64Array;
+  /**
+   * Per rule with `trigger.next`: the offset of its 128 ASCII columns (1: may follow the keyword) in
+   * `nextColumns`; -1 for the others.
+   */
+  nextOf: Int32Array;
+  nextColumns: Uint8Array;
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
 
@@ -73,7 +79,14 @@ function ruleArraysOf(program: Program): RuleArrays {
     per = {
       gateOf: Int32Array.from(program.rules, (r) => r.gate),
       joinGap: Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength)),
+      nextOf: new Int32Array(program.rules.length).fill(-1),
+      nextColumns: new Uint8Array(128 * program.rules.length),
     };
+    for (const r of program.rules) {
+      if (!('keywords' in r.def.trigger) || r.def.trigger.next === undefined) continue;
+      per.nextOf[r.index] = 128 * r.index;
+      per.nextColumns.set(asciiClass(r.def.trigger.next).ascii, 128 * r.index);
+    }
     kRuleArrays.set(program, per);
   }
   return per;
@@ -110,6 +123,10 @@ export class Matcher {
   /** Per rule, what the trigger callback reads (see `ruleArraysOf`). */
   readonly #gateOf: Int32Array;
   readonly #joinGap: Float64Array;
+  readonly #nextOf: Int32Array;
+  readonly #nextColumns: Uint8Array;
+  /** `#end` while the prefilter reports a push's candidates (kept, not recomputed per candidate). */
+  #pushEnd = 0;
   /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
   readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
@@ -166,6 +183,8 @@ export class Matcher {
     const per = ruleArraysOf(program);
     this.#gateOf = per.gateOf;
     this.#joinGap = per.joinGap;
+    this.#nextOf = per.nextOf;
+    this.#nextColumns = per.nextColumns;
     this.#screens = program.screens.map(() => []);
     this.#screenAsked = new Float64Array(program.screens.length);
     this.#screenRejected = new Float64Array(program.screens.length);
@@ -181,6 +200,7 @@ export class Matcher {
   push(seg: Segment): void {
     if (seg.text.length === 0 || this.findingsTruncated) return;
     const at = this.#append(seg);
+    this.#pushEnd = this.#end;
     this.#prefilter.scan(this.#bytes, at, at + seg.text.length, this.#onCandidate);
     this.#closeSettledGroups(this.#prefilter.minFutureStart());
     this.#confirmReady(false);
@@ -249,6 +269,12 @@ export class Matcher {
 
   /** A trigger the prefilter reported (candidates screened by context never come here). */
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
+    const next = this.#nextOf[rule]!;
+    if (next >= 0 && end < this.#pushEnd) {
+      // Column bytes are the characters where ASCII; a non-ASCII one (128 and up) is in no ASCII class.
+      const c = this.#bytes[end - this.#bufStart]!;
+      if (c >= 128 || this.#nextColumns[next + c] === 0) return;
+    }
     const gate = this.#gateOf[rule]!;
     if (gate >= 0 && !this.#gatePasses(gate, start, end)) return;
     const gs = this.#groupStart[rule]!;

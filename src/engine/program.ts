@@ -92,6 +92,13 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     const i = gates.indexOf(def.runGate);
     return i >= 0 ? i : gates.push(def.runGate) - 1;
   };
+  for (const def of defs) {
+    // `next` is one ASCII class: a case-insensitive pattern would also take the other case (and the
+    // Kelvin sign for K) after its keyword.
+    if ('keywords' in def.trigger && def.trigger.next !== undefined && def.ignoreCase === true) {
+      throw new Error(`rule ${def.id}: trigger.next is for case-sensitive rules`);
+    }
+  }
   const rules: CompiledRule[] = defs.map((def, index) => ({
     def,
     index,

@@ -45,7 +45,7 @@ const kEmail: RuleDef = {
   tags: ['email', 'contact'],
   enabledByDefault: false,
   note: 'E-mail addresses are on most pages (contact and support addresses, authors, footers) and have no checksum; off by default. Image names like logo@2x.png, package specifiers (@types/node, react@18.2.0), SSH remotes (git@host), addresses right after a `/` (URL user-info such as https://key@host, at the cost of addresses inside URL paths) and non-public domains (localhost, .local, .internal, .test) are not reported.',
-  trigger: { keywords: ['@'] },
+  trigger: { keywords: ['@'], next: 'A-Za-z0-9' },
   // Local part 1-64 characters (RFC 5321), up to 4 dot-separated domain labels of 1-63 characters, then
   // a 2-24 letter top-level domain (no numeric TLDs, so `pkg@1.2.3` never matches).
   pattern: '[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.){1,4}[A-Za-z]{2,24}',

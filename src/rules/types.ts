@@ -23,7 +23,17 @@ export type Family = 'pii' | 'financial-information' | 'secrets';
  *   at least one letter. The span is the token.
  */
 export type Trigger =
-  | { readonly keywords: readonly string[] }
+  | {
+      readonly keywords: readonly string[];
+      /**
+       * For a case-sensitive rule: a character-class body (ASCII, read as `boundary`'s are) holding
+       * the character right after the first keyword occurrence of every match (`ghp_` is followed by
+       * `[A-Za-z0-9]`). An occurrence followed by any other character is dropped before it forms a
+       * group (at the end of the text received so far it is kept). Held to the pattern by
+       * test/engine/lead.test.ts.
+       */
+      readonly next?: string;
+    }
   | { readonly digits: { readonly min: number; readonly max?: number; readonly separators?: string; readonly shape?: RunShape } }
   | {
       readonly token: {

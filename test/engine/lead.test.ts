@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceTriggerSpans } from '../../src/rules/reference.js';
 import type { RuleDef } from '../../src/rules/types.js';
+import { asciiClass } from '../../src/engine/checks.js';
 
 const kExtra: Record<string, string[]> = {
   'private-key': [
@@ -68,6 +69,55 @@ describe('rules that declare a lead', () => {
           checked++;
           if (first[0] - ms > rule.lead!) return false;
         }
+        return true;
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
+    expect(checked).toBeGreaterThan(50);
+  });
+});
+
+// `trigger.next` drops a keyword occurrence whose next character is outside a class. That is safe only
+// if the first trigger of every match (the one its group and window start from) is followed by a
+// character of the class: checked on the examples and on strings generated from the pattern, with
+// random text around them.
+const withNext = allRuleDefs.filter((r) => 'keywords' in r.trigger && r.trigger.next !== undefined);
+
+describe('rules that declare the character after their keyword (trigger.next)', () => {
+  const classOf = (r: RuleDef) => asciiClass((r.trigger as { next: string }).next).ascii;
+
+  it('exist, and none is case-insensitive', () => {
+    expect(withNext.map((r) => r.id)).toEqual(expect.arrayContaining(['jwt', 'github-pat', 'aws-access-key-id', 'slack-token']));
+    for (const r of withNext) expect(r.ignoreCase ?? false, r.id).toBe(false);
+  });
+
+  it.each(withNext.map((r) => [r.id, r] as const))('%s: the first trigger of every match is followed by a character of next', (_id, rule) => {
+    const next = classOf(rule);
+    const ok = (text: string): number | false => {
+      const spans = referenceTriggerSpans(rule, text);
+      let n = 0;
+      for (const [ms, me] of wholeMatches(rule, text)) {
+        const first = spans.find(([s, e]) => s < me && e > ms);
+        if (first === undefined) continue;
+        const c = text.charCodeAt(first[1]);
+        if (!(c < 128 && next[c] === 1)) return false;
+        n++;
+      }
+      return n;
+    };
+    let checked = 0;
+    for (const e of [...rule.examples.positive, ...rule.examples.negative]) {
+      const r = ok(e.text);
+      expect(r, `${rule.id} in ${JSON.stringify(e.text)}`).not.toBe(false);
+      checked += r || 0;
+    }
+    const around = fc.string({ unit: fc.constantFrom(...'aZ09_-.:@/ '), maxLength: 4 });
+    const arb = fc.tuple(around, fc.stringMatching(new RegExp(rule.pattern, 'u'), { size: 'small' }), around).map(([a, m, b]) => a + m + b);
+    fc.assert(
+      fc.property(arb, (text) => {
+        const r = ok(text);
+        if (r === false) return false;
+        checked += r;
         return true;
       }),
       { numRuns: 300, seed: 20261122 },

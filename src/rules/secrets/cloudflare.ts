@@ -17,7 +17,7 @@ export const cloudflareRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['cloudflare'],
     enabledByDefault: true,
-    trigger: { keywords: ['cfut_', 'cfat_', 'cfk_'] },
+    trigger: { keywords: ['cfut_', 'cfat_', 'cfk_'], next: 'A-Za-z0-9' },
     // Prefix, 40 characters and an 8-hex-digit checksum (developers.cloudflare.com, "Token formats").
     // The checksum's construction is not published, so only the shape and randomness are checked.
     pattern: 'cf(?:ut|at|k)_[A-Za-z0-9]{40}[0-9a-f]{8}',
@@ -102,7 +102,7 @@ export const cloudflareRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['cloudflare'],
     enabledByDefault: true,
-    trigger: { keywords: ['v1.0-'] },
+    trigger: { keywords: ['v1.0-'], next: '0-9a-f' },
     pattern: 'v1\\.0-[0-9a-f]{24}-[0-9a-f]{146}',
     maxLength: 176,
     // The key starts with its prefix, the trigger.

@@ -73,7 +73,7 @@ export const cryptoRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['jwt'],
     enabledByDefault: true,
-    trigger: { keywords: ['eyJ'] },
+    trigger: { keywords: ['eyJ'], next: 'A-Za-z0-9_-' },
     // Header `{"…` always encodes as `eyJ`, a claims object `{…` as `ey`. The payload is left
     // unbounded (JWTs with many claims reach several KB); the engine's window bounds it.
     pattern: String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{20,}`,
@@ -109,7 +109,7 @@ export const cryptoRules: readonly RuleDef[] = [
     tags: ['jwt'],
     enabledByDefault: false,
     note: 'Off by default: an unsigned token grants nothing by itself (anyone can mint one); worth enabling to find services that accept them.',
-    trigger: { keywords: ['eyJ'] },
+    trigger: { keywords: ['eyJ'], next: 'A-Za-z0-9_-' },
     pattern: String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.`,
     maxLength: 8192,
     // Every JWT starts with its header's `eyJ`, the trigger.

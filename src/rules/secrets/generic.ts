@@ -111,7 +111,7 @@ export const genericRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['credentials', 'url'],
     enabledByDefault: true,
-    trigger: { keywords: ['@'] },
+    trigger: { keywords: ['@'], next: 'A-Za-z0-9[' },
     // The value is the userinfo, in RFC 3986's userinfo alphabet without `$` and `'`: templated URLs
     // (`${DB_USER}:${DB_PASS}@`, `<user>:<password>@`) cannot match; the validator drops stand-ins.
     // Open repeats, bounded by maxLength: counted ones (`{1,20}` scheme, `{1,128}` password) made

@@ -17,7 +17,7 @@ function githubRule(id: string, kind: string, prefixes: readonly string[], seed:
     family: 'secrets',
     tags: ['github'],
     enabledByDefault: true,
-    trigger: { keywords: prefixes.map((p) => `${p}_`) },
+    trigger: { keywords: prefixes.map((p) => `${p}_`), next: 'A-Za-z0-9' },
     pattern: `(?:${prefixes.join('|')})_[A-Za-z0-9]{36}`,
     maxLength: 40,
     validate: githubTokenChecksumValid,
@@ -62,7 +62,7 @@ export const vcsRules: readonly RuleDef[] = [
     family: 'secrets',
     tags: ['github'],
     enabledByDefault: true,
-    trigger: { keywords: ['github_pat_'] },
+    trigger: { keywords: ['github_pat_'], next: 'A-Za-z0-9' },
     // 22 characters of token id, `_`, 59 characters of secret and checksum. GitHub has not published
     // how the checksum of this format is computed, so only the shape and its randomness are checked.
     pattern: 'github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}',
@@ -91,6 +91,7 @@ export const vcsRules: readonly RuleDef[] = [
         'glpat-', 'gldt-', 'glft-', 'glrt-', 'glrtr-', 'gloas-', 'glsoat-', 'glffct-', 'glimt-', 'glagent-',
         'glptt-', 'glcbt-', 'GR1348941',
       ],
+      next: 'A-Za-z0-9_-',
     },
     // Legacy tokens carry 20+ characters after the prefix; routable tokens (GitLab 17.x+) carry a
     // base64url payload then `.<2-char version>.<9 base36 characters of length and CRC>`. The routable
