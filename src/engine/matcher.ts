@@ -58,8 +58,9 @@ interface ScreenRegion {
 
 /**
  * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
- * of a log): the run gate's index, and the distance within which triggers join. Built once per
- * program (programs are immutable), not once per scan.
+ * of a log): the run gate's index, the distance within which triggers join, and the characters a
+ * keyword rule lets follow its keyword. Built once per program (programs are immutable), not once per
+ * scan.
  */
 interface RuleArrays {
   gateOf: Int32Array;
@@ -94,7 +95,6 @@ function ruleArraysOf(program: Program): RuleArrays {
 
 /** One non-ASCII code unit (see `#append`). */
 const kNonAscii = /[^\x00-\x7f]/g;
-
 
 interface Group {
   rule: number;
