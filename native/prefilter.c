@@ -446,14 +446,15 @@ static int shape_ok(state_t *s, int32_t i, int64_t st) {
   return 1;
 }
 
-/*
- * Reports a trigger, unless its rule is screened by context and no context word ended within its
- * reach before the start (as `Prefilter.#report`).
- */
-static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, int64_t end) {
+/* False when `rule` is screened by context and no context word ended within its reach before `start`. */
+static inline int ctx_ok(const state_t *s, int32_t rule, int64_t start) {
   const double w = s->t->ctx_within[rule];
-  if (w > 0 && s->ctx_end[rule] <= (double)start - w) return;
-  put(k, rule, start, end);
+  return !(w > 0 && s->ctx_end[rule] <= (double)start - w);
+}
+
+/* Reports a trigger, unless its context screen drops it (as `Prefilter.#report`). */
+static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, int64_t end) {
+  if (ctx_ok(s, rule, start)) put(k, rule, start, end);
 }
 
 static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k) {
@@ -462,12 +463,10 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
   const int32_t *from = t->len_from + (size_t)j * K_LENS + (c < K_LENS - 1 ? c : K_LENS - 1);
   for (int32_t q = from[0], to = from[1]; q < to; q++) {
     const int32_t i = t->len_idx[q];
-    if (s->fired[i] == s->gen) continue;
-    /* A rule screened by context with no word close enough before the run: report() would drop it. */
     const int32_t rule = t->d_rule[i];
-    const double w = t->ctx_within[rule];
-    if (w > 0 && s->ctx_end[rule] <= (double)st - w) continue;
-    /* Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
+    /* The context screen first: it is cheaper than the shape, and report() would drop the run anyway.
+       Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
+    if (s->fired[i] == s->gen || !ctx_ok(s, rule, st)) continue;
     if (shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
       put(k, rule, st, en);

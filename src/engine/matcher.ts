@@ -125,8 +125,6 @@ export class Matcher {
   readonly #joinGap: Float64Array;
   readonly #nextOf: Int32Array;
   readonly #nextColumns: Uint8Array;
-  /** `#end` while the prefilter reports a push's candidates (kept, not recomputed per candidate). */
-  #pushEnd = 0;
   /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
   readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
@@ -171,7 +169,7 @@ export class Matcher {
    * scanner passes its slice size (kSliceBytes in body.ts): every character kept is copied again when
    * the next slice's string is joined to the buffer and first read (V8 flattens the joined string).
    */
-  constructor(program: Program, maxFindings: number, compactSlack = 16 * 1024) {
+  constructor(program: Program, maxFindings: number, compactSlack: number) {
     this.#program = program;
     this.#compactSlack = compactSlack;
     this.#prefilter = program.newPrefilter();
@@ -200,7 +198,6 @@ export class Matcher {
   push(seg: Segment): void {
     if (seg.text.length === 0 || this.findingsTruncated) return;
     const at = this.#append(seg);
-    this.#pushEnd = this.#end;
     this.#prefilter.scan(this.#bytes, at, at + seg.text.length, this.#onCandidate);
     this.#closeSettledGroups(this.#prefilter.minFutureStart());
     this.#confirmReady(false);
@@ -270,7 +267,7 @@ export class Matcher {
   /** A trigger the prefilter reported (candidates screened by context never come here). */
   readonly #onCandidate = (rule: number, start: number, end: number): void => {
     const next = this.#nextOf[rule]!;
-    if (next >= 0 && end < this.#pushEnd) {
+    if (next >= 0 && end < this.#end) {
       // Column bytes are the characters where ASCII; a non-ASCII one (128 and up) is in no ASCII class.
       const c = this.#bytes[end - this.#bufStart]!;
       if (c >= 128 || this.#nextColumns[next + c] === 0) return;

@@ -5,6 +5,9 @@ import { prefilterImpls } from './helpers.js';
 // The same suite runs against every prefilter implementation (the TypeScript pass and, where it is
 // built, the native one): a conformance suite, as for the storage and audit backends.
 describe.each(prefilterImpls())('prefilter (%s)', (impl) => {
+/** A spec of digit rules alone (no keywords, no tokens). */
+const digitSpec = (digits: PrefilterSpec['digits']): PrefilterSpec => ({ keywords: [], digits, tokens: [] });
+
 function spans(spec: PrefilterSpec, ...chunks: string[]): string[] {
   const pf = newTriggerPass(new PrefilterTables(spec), impl);
   const out: string[] = [];
@@ -96,14 +99,10 @@ describe('prefilter', () => {
 
 describe('prefilter digit max', () => {
   it('fires a rule with max only for a run of its own separators within [min, max]', () => {
-    const spec: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 6, max: 6, separators: '' },
-        { rule: 1, min: 9, max: 9, separators: ' -' },
-      ],
-      tokens: [],
-    };
+    const spec: PrefilterSpec = digitSpec([
+      { rule: 0, min: 6, max: 6, separators: '' },
+      { rule: 1, min: 9, max: 9, separators: ' -' },
+    ]);
     expect(spans(spec, 'ts=1714585634874')).toEqual([]); // 13 contiguous digits: neither
     expect(spans(spec, '010190-123A')).toEqual(['0:0-10', '1:0-10']); // DDMMYY is a 6-digit sub-run; 9 digits with '-'
     expect(spans(spec, '123-45-6789')).toEqual(['1:0-11']);
@@ -158,16 +157,12 @@ describe('prefilter context screen', () => {
 describe('prefilter run shapes', () => {
   // Rule 0: first digit 2-6; rule 1: two capitals before (maybe across a space), A-D after (maybe
   // across a space); rule 2: a capital after, maybe across a dash; rule 3: no shape.
-  const spec: PrefilterSpec = {
-    keywords: [],
-    digits: [
-      { rule: 0, min: 4, separators: ' -', shape: { first: '23456' } },
-      { rule: 1, min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Z', skip: ' ', count: 2 }, after: { chars: 'A-D', skip: ' ' } } },
-      { rule: 2, min: 8, separators: '.', shape: { after: { chars: 'A-Z', skip: '-' } } },
-      { rule: 3, min: 4, separators: ' -.' },
-    ],
-    tokens: [],
-  };
+  const spec: PrefilterSpec = digitSpec([
+    { rule: 0, min: 4, separators: ' -', shape: { first: '23456' } },
+    { rule: 1, min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Z', skip: ' ', count: 2 }, after: { chars: 'A-D', skip: ' ' } } },
+    { rule: 2, min: 8, separators: '.', shape: { after: { chars: 'A-Z', skip: '-' } } },
+    { rule: 3, min: 4, separators: ' -.' },
+  ]);
 
   it('reports a run to a shaped rule only when the run has its shape', () => {
     expect(spans(spec, 'x 4111 1111 y')).toEqual(['0:2-11', '3:2-11']);
@@ -193,14 +188,10 @@ describe('prefilter run shapes', () => {
   });
 
   it('groups: before the within-th digit, one kind of separator from chars, the first after `first` digits', () => {
-    const g: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 12, separators: ' -', shape: { groups: { within: 12, first: 4, chars: ' -' } } },
-        { rule: 1, min: 12, separators: ' -.' },
-      ],
-      tokens: [],
-    };
+    const g: PrefilterSpec = digitSpec([
+      { rule: 0, min: 12, separators: ' -', shape: { groups: { within: 12, first: 4, chars: ' -' } } },
+      { rule: 1, min: 12, separators: ' -.' },
+    ]);
     expect(spans(g, 'x 4111 1111 1111 1111 y')).toEqual(['0:2-21', '1:2-21']);
     expect(spans(g, 'x 4111-1111-1111-1111 y')).toEqual(['0:2-21', '1:2-21']);
     expect(spans(g, 'x 411111111111 1111 y')).toEqual(['0:2-19', '1:2-19']); // no separator before the 12th digit
@@ -211,15 +202,11 @@ describe('prefilter run shapes', () => {
   });
 
   it('groups with required: the run has a separator before its within-th digit', () => {
-    const g: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 13, max: 13, separators: '-', shape: { groups: { within: 13, first: 6, chars: '-', required: true } } },
-        { rule: 1, min: 11, max: 11, separators: '.-', shape: { groups: { within: 9, first: 3, chars: '.', required: true } } },
-        { rule: 2, min: 11, separators: ' -.' },
-      ],
-      tokens: [],
-    };
+    const g: PrefilterSpec = digitSpec([
+      { rule: 0, min: 13, max: 13, separators: '-', shape: { groups: { within: 13, first: 6, chars: '-', required: true } } },
+      { rule: 1, min: 11, max: 11, separators: '.-', shape: { groups: { within: 9, first: 3, chars: '.', required: true } } },
+      { rule: 2, min: 11, separators: ' -.' },
+    ]);
     expect(spans(g, 'rrn 850315-2345615 y')).toEqual(['0:4-18', '2:4-18']);
     expect(spans(g, 'ts=1714585634874 y')).toEqual(['2:3-16']); // bare
     expect(spans(g, 'x 8503152-345615 y')).toEqual(['2:2-16']); // the dash after 7 digits
@@ -234,15 +221,12 @@ describe('prefilter run shapes', () => {
   // Rule 0: a block of exactly 6 digits followed by a sign (hetu-like); rule 1: a block of exactly 7
   // with X-Z before and a capital after, each maybe across a dash (NIE-like); rule 2 (no shape) with
   // `min2` digits, whose dots, dashes and spaces join runs, as the managed rules' separators do.
-  const blockSpec = (min2: number): PrefilterSpec => ({
-    keywords: [],
-    digits: [
+  const blockSpec = (min2: number): PrefilterSpec =>
+    digitSpec([
       { rule: 0, min: 6, max: 6, separators: '', shape: { block: { after: { chars: '-+A-FU-Y' } } } },
       { rule: 1, min: 7, max: 7, separators: '', shape: { block: { before: { chars: 'X-Z', skip: '-' }, after: { chars: 'A-Z', skip: '-' } } } },
       { rule: 2, min: min2, separators: ' -.' },
-    ],
-    tokens: [],
-  });
+    ]);
 
   it('block: the characters around the rule\'s own sub-run, any of which may pass', () => {
     const b = blockSpec(6);
@@ -266,15 +250,11 @@ describe('prefilter run shapes', () => {
   });
 
   it('counts: only sub-runs holding one of the counts fire, each count within min..max', () => {
-    const c: PrefilterSpec = {
-      keywords: [],
-      digits: [
-        { rule: 0, min: 8, max: 15, separators: ' ', shape: { counts: [8, 15], after: { chars: '^x' } } },
-        // Dashes join the shared runs, and split rule 0's sub-runs.
-        { rule: 1, min: 8, max: 15, separators: ' -' },
-      ],
-      tokens: [],
-    };
+    const c: PrefilterSpec = digitSpec([
+      { rule: 0, min: 8, max: 15, separators: ' ', shape: { counts: [8, 15], after: { chars: '^x' } } },
+      // Dashes join the shared runs, and split rule 0's sub-runs.
+      { rule: 1, min: 8, max: 15, separators: ' -' },
+    ]);
     expect(spans(c, 'a 12345678 b')).toEqual(['0:2-10', '1:2-10']);
     expect(spans(c, 'ts=1714585634874 b')).toEqual(['1:3-16']); // 13 digits
     expect(spans(c, 'a 1 85 07 75 116 012 80 b')).toEqual(['0:2-23', '1:2-23']);

@@ -12,6 +12,7 @@ import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { kScreens } from '../../src/engine/screens.js';
 import { Matcher } from '../../src/engine/matcher.js';
+import { kSliceBytes } from '../../src/engine/body.js';
 import { selectRules } from '../../src/rules/index.js';
 import { makeAdversarial, makeBody } from '../../bench/bodies.js';
 
@@ -115,7 +116,7 @@ describe.each(programs)('shortcuts agree with the reference (%s)', (_name, progr
 describe.skipIf(re2NativeBackend === undefined)('screens run where they pay (re2)', () => {
   const program = compileProgram(selectRules({}), re2NativeBackend!);
   const runs = (text: string): { screenRuns: number; findings: number } => {
-    const m = new Matcher(program, 100_000);
+    const m = new Matcher(program, 100_000, kSliceBytes);
     for (let i = 0; i < text.length; i += 65536) m.push({ text: text.slice(i, i + 65536), offsets: null, base: i });
     m.finish();
     return { screenRuns: m.screenRuns, findings: m.findings.length };

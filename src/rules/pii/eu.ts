@@ -10,7 +10,7 @@ import { nlBsnValid } from '../../validators/nl-bsn.js';
 import { noFodselsnummerValid } from '../../validators/no-fodselsnummer.js';
 import { plPeselValid } from '../../validators/pl-pesel.js';
 import { sePersonnummerValid } from '../../validators/se-personnummer.js';
-import { digitBlock, digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
+import { digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
 
 // Check letters of the DNI/NIE: every letter but I, Ñ, O and U.
 const kNifLetter = '[A-HJ-NP-TV-Z]';
@@ -71,10 +71,24 @@ function isHetuSign(c: number): boolean {
   return c === 45 || c === 43 || (c >= 65 && c <= 70) || (c >= 85 && c <= 89);
 }
 
+/** The start of the first maximal block of exactly `len` digits in text[from, end), or -1. */
+function digitBlock(text: string, from: number, end: number, len: number): number {
+  for (let i = from; i < end; ) {
+    if (!isDigitCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
+    if (j - i === len) return i;
+    i = j;
+  }
+  return -1;
+}
+
 /**
- * fi-hetu's run gate looks at the maximal blocks of digits of the run (`digitBlock`): its six date
- * digits are a whole block followed by the century sign (a dash joins the run: `010190-123A`).
- * es-nie's seven digits have X/Y/Z before them and a capital after them, each maybe across a dash.
+ * fi-hetu's run gate looks at the maximal blocks of digits of the run: its six date digits are a whole
+ * block followed by the century sign (a dash joins the run: `010190-123A`).
  */
 function hetuRunGate(text: string, start: number, end: number): boolean {
   for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) if (isHetuSign(text.charCodeAt(i + 6))) return true;

@@ -72,24 +72,6 @@ export function isCapitalCode(c: number): boolean {
   return c >= 65 && c <= 90;
 }
 
-/**
- * The start of the first maximal block of exactly `len` digits in text[from, end), or -1: the run gates
- * of rules triggered by one block of a run (`separators: ''` with a `block` shape) look for it.
- */
-export function digitBlock(text: string, from: number, end: number, len: number): number {
-  for (let i = from; i < end; ) {
-    if (!isDigitCode(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
-    if (j - i === len) return i;
-    i = j;
-  }
-  return -1;
-}
-
 /** Longest extra text the run helpers add around a value: up to three prefix characters and a two-character tail. */
 export const kRunExtra = 5;
 
