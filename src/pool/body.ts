@@ -1,6 +1,7 @@
 /**
  * Main-thread side of a pooled scan: turns a body (string, bytes or stream) into the bytes a worker
- * needs, in one ArrayBuffer the task can move, plus the counts of what was only received. Memory per
+ * needs, in one buffer of the scanner's own shared with the worker (or the caller's, moved on request),
+ * plus the counts of what was only received. Memory per
  * body is bounded by `bodyPlan` whatever the body's length.
  */
 import type { BodySource, BodyStream, ScanMeta } from '../types.js';
@@ -13,19 +14,22 @@ export interface GatheredBody {
   tail: number;
   tailMode: TailMode;
   error: string | null;
-  /** ArrayBuffers to move to the worker. */
-  transfer: ArrayBuffer[];
+  /**
+   * The caller's own buffer, when it asked for it to be moved (`transferBodies`); null when the bytes
+   * are the scanner's copy (shared memory, see `fresh`), kept until the scan settles.
+   */
+  moved: ArrayBuffer | null;
 }
 
 const encoder = new TextEncoder();
 
 /**
- * A buffer of its own (never a slice of Node's shared pool, which cannot be moved) and not zero-filled:
- * every byte handed to the worker is written first.
+ * A buffer of the scanner's own, shared with the worker: the task carries it without a copy (a
+ * SharedArrayBuffer is shared by postMessage, not cloned), and the calling thread still holds it if the
+ * body must be sent again.
  */
-function fresh(size: number): Uint8Array<ArrayBuffer> {
-  const b = Buffer.allocUnsafeSlow(size);
-  return new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
+function fresh(size: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(size));
 }
 
 /** True when `view` is the only user of a plain (non-shared, non-pooled) ArrayBuffer. */
@@ -49,20 +53,20 @@ export function gatherBody(body: BodySource, meta: ScanMeta | undefined, maxByte
     const dest = fresh(want === total ? total : want + 3);
     const { written } = encoder.encodeInto(body, dest);
     const bytes = dest.subarray(0, Math.min(written, want));
-    return { bytes, cuts: null, tail: total - bytes.length, tailMode, error: null, transfer: [dest.buffer] };
+    return { bytes, cuts: null, tail: total - bytes.length, tailMode, error: null, moved: null };
   }
   const want = Math.min(body.length, keep);
   if (moveBytes && ownsBuffer(body)) {
-    return { bytes: body.subarray(0, want), cuts: null, tail: body.length - want, tailMode, error: null, transfer: [body.buffer as ArrayBuffer] };
+    return { bytes: body.subarray(0, want), cuts: null, tail: body.length - want, tailMode, error: null, moved: body.buffer as ArrayBuffer };
   }
   const copy = fresh(want);
   copy.set(body.subarray(0, want));
-  return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, transfer: [copy.buffer] };
+  return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, moved: null };
 }
 
-/** Appends into one growing ArrayBuffer (doubling), so the kept bytes end up in a single transferable buffer. */
+/** Appends into one growing ArrayBuffer (doubling): the kept bytes end up in one buffer, at most twice their length. */
 class ByteSink {
-  #buf: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+  #buf: Uint8Array = new Uint8Array(0);
   #len = 0;
   readonly #limit: number;
 
@@ -124,7 +128,5 @@ export async function gatherStream(body: BodyStream | Iterable<Uint8Array>, meta
   const bytes = sink.take();
   const single = cuts.length === 1;
   const cutList = single ? null : Uint32Array.from(cuts);
-  const transfer: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
-  if (cutList) transfer.push(cutList.buffer);
-  return { bytes, cuts: cutList, tail, tailMode, error, transfer };
+  return { bytes, cuts: cutList, tail, tailMode, error, moved: null };
 }

@@ -18,6 +18,11 @@ import type { PackedFindings, PoolResult, PoolTask, RuleOptions, StartBoard, Tes
 export const kDefaultTaskTimeoutMs = 30_000;
 /** Default queued tasks per worker thread (beyond the ones running). */
 export const kDefaultQueuePerThread = 64;
+/**
+ * Tasks handed to a worker at once: the one it scans and the next, which it starts without waiting for
+ * a message round trip through the calling thread (docs/pool.md, "Two tasks per worker").
+ */
+export const kTasksPerWorker = 2;
 
 /** Pool knobs on top of the scanner options. */
 export interface PoolScannerOptions extends ScannerOptions {
@@ -35,8 +40,9 @@ export interface PoolScannerOptions extends ScannerOptions {
   maxQueue?: number;
   /**
    * Move a `Uint8Array` body's ArrayBuffer to the worker instead of copying its first bytes (at most
-   * the scan cap, about 0.3 ms per MiB). Only when the array spans its whole, non-shared buffer; the
-   * caller's array is detached (length 0) afterwards. Default false.
+   * the scan cap, about 0.3 ms per MiB, into memory shared with the worker). Only when the array spans its
+   * whole, non-shared buffer; the caller's array is detached (length 0) afterwards, and a body whose
+   * worker dies before starting it fails instead of being sent again. Default false.
    */
   transferBodies?: boolean;
 }
@@ -120,8 +126,8 @@ export class PoolScanner implements Scanner {
       idleTimeout: Infinity,
       // Only a backstop: #submit keeps the number of tasks below threads + maxQueue.
       maxQueue: this.#maxQueue + threads,
-      // Each body is one synchronous-heavy task; two on one thread would only wait for each other.
-      concurrentTasksPerWorker: 1,
+      // The worker runs its tasks one after the other (worker.ts); the second only saves the round trip.
+      concurrentTasksPerWorker: kTasksPerWorker,
       // A scan makes much short-lived garbage (decoded slices, match arrays); with V8's default
       // young generation (3 × 16 MB semi-spaces) a worker's RSS grew about 68 MB while scanning 1 MB
       // bodies. A smaller nursery is collected more often, each time cheaply (little survives a scan).
@@ -147,7 +153,7 @@ export class PoolScanner implements Scanner {
     resolveBackend(options.backend ?? 'auto');
     const scanner = new PoolScanner(options, limits, threads);
     try {
-      await Promise.all(Array.from({ length: threads }, () => scanner.#submit((slot) => ({ kind: 'warm', slot, rules: scanner.#rules }), [])));
+      await Promise.all(Array.from({ length: threads }, () => scanner.#submit((slot) => ({ kind: 'warm', slot, rules: scanner.#rules }), [], true)));
     } catch (err) {
       await scanner.#pool.destroy();
       throw err;
@@ -185,11 +191,14 @@ export class PoolScanner implements Scanner {
     return this.#closing;
   }
 
-  /** Pool figures for tests and monitoring. */
+  /**
+   * Pool figures for tests and monitoring. `queueSize`: bodies accepted beyond one per thread, the count
+   * `maxQueue` bounds (waiting in the queue, or handed to a worker busy with another body).
+   */
   stats(): { threads: number; queueSize: number; completed: number; compilesPerThread: number[] } {
     return {
       threads: this.#pool.threads.length,
-      queueSize: this.#pool.queueSize,
+      queueSize: Math.max(0, this.#running.size - this.#threads),
       completed: this.#pool.completed,
       compilesPerThread: [...this.#compiles.values()],
     };
@@ -224,13 +233,20 @@ export class PoolScanner implements Scanner {
       error: g.error,
       ...(hook !== undefined && { __test: hook }),
     });
-    const result = await this.#submit(task, g.transfer);
+    // Bytes the scanner copied are in shared memory, still here when the task settles, so a body that
+    // never started (its worker died scanning the one before) can be sent again; a caller's buffer moved
+    // at its request (transferBodies) cannot.
+    const result = await this.#submit(task, g.moved === null ? [] : [g.moved], g.moved === null);
     if (result.report === null) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report');
     if (result.packed !== undefined) result.report.findings = unpackFindings(result.packed);
     return result.report;
   }
 
-  async #submit(task: (slot: number) => PoolTask, transfer: ArrayBuffer[]): Promise<PoolResult> {
+  /**
+   * Runs a task on the pool. `retry`: a task that fails because its worker died before starting it is
+   * submitted once more (its bytes must still be here, not moved).
+   */
+  async #submit(task: (slot: number) => PoolTask, transfer: ArrayBuffer[], retry: boolean): Promise<PoolResult> {
     // At most `threads` bodies run and `maxQueue` wait. Counted here rather than left to Piscina's
     // maxQueue, whose count leaves out threads still starting (a replacement after a crash) and whose
     // maxQueue 0 path rejects a task it has already queued (it would still run later).
@@ -241,18 +257,27 @@ export class PoolScanner implements Scanner {
     this.#running.add(running);
     this.#startWatchdog();
     try {
-      const result = await this.#pool.run(task(slot), { transferList: transfer });
-      this.#compiles.set(result.threadId, result.compiles);
-      return result;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const result = await this.#pool.run(task(slot), { transferList: transfer });
+          this.#compiles.set(result.threadId, result.compiles);
+          return result;
+        } catch (err) {
+          // Not started: no worker marked it on the board (a worker marks a task first thing), so no
+          // code of it ran. Only a lost worker fails such a task; a full queue is not retried.
+          const started = Atomics.load(this.#boardThreads, slot) !== 0;
+          if (!retry || attempt > 1 || started || running.timedOut || isQueueLimit(err)) throw err;
+          Atomics.store(this.#boardThreads, slot, 0);
+        }
+      }
     } catch (err) {
       if (running.timedOut) {
         throw new LeakscanError('SDD_ERR_WORKER_FAILED', `no result within ${this.#timeoutMs} ms; the worker was terminated and replaced`, { cause: err });
       }
+      if (isQueueLimit(err)) throw new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', undefined, { cause: err });
       const message = (err as Error)?.message ?? String(err);
-      if (message === 'Task queue is at limit' || message === 'No task queue available and all Workers are busy') {
-        throw new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', undefined, { cause: err });
-      }
-      throw new LeakscanError('SDD_ERR_WORKER_FAILED', message, { cause: err });
+      const started = Atomics.load(this.#boardThreads, slot) !== 0;
+      throw new LeakscanError('SDD_ERR_WORKER_FAILED', started || retry ? message : `${message} (the worker was lost before it started this body, which was moved to it and cannot be sent again)`, { cause: err });
     } finally {
       this.#running.delete(running);
       Atomics.store(this.#boardThreads, slot, 0);
@@ -291,6 +316,12 @@ export class PoolScanner implements Scanner {
       void worker?.terminate();
     }
   }
+}
+
+/** Piscina's refusals for a full queue (a backstop only: #submit counts slots first). */
+function isQueueLimit(err: unknown): boolean {
+  const message = (err as Error)?.message;
+  return message === 'Task queue is at limit' || message === 'No task queue available and all Workers are busy';
 }
 
 /** Per rule id, the finding fields that come from the rule (shared by all its findings, as in-thread). */

@@ -60,7 +60,20 @@ function runHook(hook: TestHook): Promise<never> | undefined {
   for (;;);
 }
 
-export default async function scanTask(task: PoolTask): Promise<PoolResult> {
+/** The task this worker runs or last ran: the next one starts when it settles. */
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * Piscina's handler. The pool hands a worker two tasks at once (the next one waits here, not behind a
+ * message round trip); they run one after the other, each marked on the start board when it starts.
+ */
+export default function scanTask(task: PoolTask): Promise<PoolResult> {
+  const run = previous.then(() => runTask(task));
+  previous = run.catch(() => {});
+  return run;
+}
+
+async function runTask(task: PoolTask): Promise<PoolResult> {
   if (board !== null) {
     board.startedAt[task.slot] = Date.now();
     Atomics.store(board.threads, task.slot, threadId);

@@ -122,6 +122,15 @@ describe('pool faults: one worker, a short timeout, a queue of two', () => {
     await stillServes();
   });
 
+  it('a body handed to a worker behind one that kills it is sent again, once, and scanned', async () => {
+    // One worker takes two tasks at once: the second waits on it while the first runs.
+    const [dead, next] = await Promise.allSettled([s[kTestHook]('exit', cardBody(0), kJson), s.analyze(cardBody(1), kJson)]);
+    expect(dead).toMatchObject({ status: 'rejected', reason: { code: 'SDD_ERR_WORKER_FAILED' } });
+    expect(next.status).toBe('fulfilled');
+    expect((next as PromiseFulfilledResult<ScanReport>).value.findings).toHaveLength(1);
+    await stillServes();
+  });
+
   it('a hung worker is terminated after the task timeout and replaced', async () => {
     const t0 = performance.now();
     const hung = s[kTestHook]('hang', cardBody(0), kJson);
@@ -193,6 +202,26 @@ describe('pool options', () => {
       expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
       expect((await s.analyze(pooled, kJson)).findings).toHaveLength(1);
       expect(pooled.toString()).toBe(cardBody(1));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a moved body (transferBodies) handed to a worker that dies before starting it fails, naming why', async () => {
+    const s = await pool({ workers: 1, maxQueue: 1, taskTimeout: 600, transferBodies: true });
+    try {
+      const hung = s[kTestHook]('hang', cardBody(0), kJson);
+      const owned = new Uint8Array(Buffer.from(cardBody(1)));
+      const moved = s.analyze(owned, kJson);
+      expect(owned.byteLength).toBe(0);
+      await rejectsWith(hung, 'SDD_ERR_WORKER_FAILED');
+      await rejectsWith(moved, 'SDD_ERR_WORKER_FAILED');
+      await expect(moved).rejects.toThrow(/lost before it started this body/);
+      // A copied body in the same place is sent again instead.
+      const hung2 = s[kTestHook]('hang', cardBody(0), kJson);
+      const copied = s.analyze(cardBody(2), kJson);
+      await rejectsWith(hung2, 'SDD_ERR_WORKER_FAILED');
+      expect((await copied).findings).toHaveLength(1);
     } finally {
       await s.close();
     }
