@@ -132,6 +132,10 @@ export class BodyScanner {
     }
     const invalid = this.#charset?.invalidSequences ?? 0;
     if (invalid > 0) this.notices.push(notice('SDD_INVALID_UTF8', `${invalid} sequence(s)`));
+    // Nothing reads the scan's scratch arrays from here on.
+    matcher?.release();
+    this.#charset?.release?.();
+    this.#escapes?.release?.();
     const findings = matcher ? [...matcher.findings].sort((a, b) => a.start - b.start || a.end - b.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0)) : [];
     return {
       findings,

@@ -4,7 +4,7 @@ import { afterCodePoint, asciiClass } from './checks.js';
 import { columnByte, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
-import { copyOffsets, type Segment } from './text/segment.js';
+import { copyOffsets, giveOffsetArray, takeOffsetArray, type Segment } from './text/segment.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -204,6 +204,12 @@ export class Matcher {
     this.#compact();
   }
 
+  /** After `finish` (findings read): the offsets array goes to the thread's next scan. */
+  release(): void {
+    giveOffsetArray(this.#off);
+    this.#off = new Int32Array(1);
+  }
+
   finish(): void {
     if (this.findingsTruncated) return;
     this.#prefilter.finish(this.#onCandidate);
@@ -219,10 +225,12 @@ export class Matcher {
     // The offsets and bytes live in buffers reused across pushes (compaction moves the kept tail to
     // the front): a fresh pair per push allocated megabytes per body, and the garbage collector's
     // pauses made large bodies cost more than their share.
-    if (need > this.#off.length) {
-      const cap = Math.max(need, this.#off.length * 2);
-      const off = new Int32Array(cap);
+    // The capacity is the bytes' length (a recycled offsets array may be longer).
+    if (need > this.#bytes.length) {
+      const cap = Math.max(need, this.#bytes.length * 2);
+      const off = takeOffsetArray(cap);
       off.set(this.#off.subarray(0, keep));
+      giveOffsetArray(this.#off);
       this.#off = off;
       const bytes = Buffer.allocUnsafe(cap);
       this.#bytes.copy(bytes, 0, 0, keep);

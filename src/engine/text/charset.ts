@@ -11,6 +11,8 @@ export interface CharsetDecoder {
   push(bytes: Uint8Array, final: boolean): Segment;
   /** Invalid sequences replaced by U+FFFD so far. */
   readonly invalidSequences: number;
+  /** The scan is over (the last segment consumed): scratch memory goes back to the thread. */
+  release?(): void;
 }
 
 export type CharsetKind = 'utf-8' | 'utf-16le' | 'utf-16be' | 'single-byte';
@@ -49,6 +51,10 @@ class Utf8Decoder implements CharsetDecoder {
   #base = 0; // absolute offset of #pending[0]
   #bomChecked = false;
   invalidSequences = 0;
+
+  release(): void {
+    this.#offsets.release();
+  }
 
   push(chunk: Uint8Array, final: boolean): Segment {
     let bytes = concat(this.#pending, chunk);

@@ -16,6 +16,8 @@ import { OffsetBuffer, SegmentBuilder, copyOffsets, offsetAt, type Segment } fro
  */
 export interface EscapeDecoder {
   push(seg: Segment, final: boolean): Segment;
+  /** The scan is over (the last segment consumed): scratch memory goes back to the thread. */
+  release?(): void;
 }
 
 export type EscapeSyntax = 'none' | 'json' | 'html' | 'xml';
@@ -66,6 +68,10 @@ class StagedDecoder implements EscapeDecoder {
     readonly backslash: boolean,
     readonly refs: 'html' | 'xml' | null,
   ) {}
+
+  release(): void {
+    this.#offsets.release();
+  }
 
   push(input: Segment, final: boolean): Segment {
     const seg = this.#carry ? joinSegments(this.#carry, input) : input;
