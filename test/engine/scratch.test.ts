@@ -32,9 +32,9 @@ describe('offset arrays recycled across scans', () => {
   it('scans interleaved on one thread keep exact byte offsets (no array shared between live scans)', async () => {
     const p = program('test');
     // Non-ASCII text forces per-character offsets in the decoder and the matcher. Every body puts its
-    // card across the 32 KiB the engine gathers before a pass (kCoalesceBytes) at the same byte offset, after a different mix of
-    // 2-byte and 1-byte characters: the card's start is mapped in one slice and read in the next, after
-    // the other scans have run theirs.
+    // card across the 32 KiB the engine gathers before a pass (kCoalesceBytes), at the same byte
+    // offset after a different mix of 2-byte and 1-byte characters: the card's start is mapped in one
+    // pass and read in the next, after the other scans have run theirs.
     const body = (i: number): Buffer => {
       const wide = 2000 + 400 * i;
       return Buffer.from(`${'é'.repeat(wide)}${'x'.repeat(32_763 - 2 * wide)} 4111 1111 1111 1111 ${'ü€'.repeat(1500 + 300 * i)} AKIAQYLPMN5HHHFPZAM2 end`);
