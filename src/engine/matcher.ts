@@ -4,7 +4,8 @@ import { afterCodePoint, asciiClass } from './checks.js';
 import { columnByte, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
-import { copyOffsets, giveOffsetArray, takeOffsetArray, type Segment } from './text/segment.js';
+import { copyOffsets, type Segment } from './text/segment.js';
+import { spareBytes, spareOffsets } from './scratch.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -204,10 +205,12 @@ export class Matcher {
     this.#compact();
   }
 
-  /** After `finish` (findings read): the offsets array goes to the thread's next scan. */
+  /** After `finish` (findings read): the offsets and column bytes go to the thread's next scan. */
   release(): void {
-    giveOffsetArray(this.#off);
+    spareOffsets.give(this.#off);
     this.#off = new Int32Array(1);
+    spareBytes.give(this.#bytes);
+    this.#bytes = Buffer.alloc(1);
   }
 
   finish(): void {
@@ -225,16 +228,23 @@ export class Matcher {
     // The offsets and bytes live in buffers reused across pushes (compaction moves the kept tail to
     // the front): a fresh pair per push allocated megabytes per body, and the garbage collector's
     // pauses made large bodies cost more than their share.
-    // The capacity is the bytes' length (a recycled offsets array may be longer).
-    if (need > this.#bytes.length) {
-      const cap = Math.max(need, this.#bytes.length * 2);
-      const off = takeOffsetArray(cap);
-      off.set(this.#off.subarray(0, keep));
-      giveOffsetArray(this.#off);
-      this.#off = off;
-      const bytes = Buffer.allocUnsafe(cap);
-      this.#bytes.copy(bytes, 0, 0, keep);
-      this.#bytes = bytes;
+    // Both come from the thread's spares (scratch.ts), so either may be longer than asked for: the
+    // capacity is the shorter one's.
+    const room = Math.min(this.#off.length, this.#bytes.length);
+    if (need > room) {
+      const cap = Math.max(need, room * 2);
+      if (this.#off.length < cap) {
+        const off = spareOffsets.take(cap);
+        off.set(this.#off.subarray(0, keep));
+        spareOffsets.give(this.#off);
+        this.#off = off;
+      }
+      if (this.#bytes.length < cap) {
+        const bytes = spareBytes.take(cap);
+        this.#bytes.copy(bytes, 0, 0, keep);
+        spareBytes.give(this.#bytes);
+        this.#bytes = bytes;
+      }
     }
     if (seg.offsets === null && (keep === 0 || (this.#linear >= 0 && this.#linear + keep === seg.base))) {
       // Linear text (ASCII, single-byte charsets) stays implied: offset = #linear + index.

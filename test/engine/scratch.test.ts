@@ -1,22 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { scanStream } from '../../src/engine/index.js';
-import { OffsetBuffer, giveOffsetArray, takeOffsetArray } from '../../src/engine/text/segment.js';
+import { SpareArrays } from '../../src/engine/scratch.js';
+import { OffsetBuffer } from '../../src/engine/text/segment.js';
 import { program } from './helpers.js';
 
 describe('offset arrays recycled across scans', () => {
   it('hands a given-back array to the next taker that fits, once, and refuses views and tiny arrays', () => {
-    const a = takeOffsetArray(5000);
-    expect(a.length).toBeGreaterThanOrEqual(5000);
-    giveOffsetArray(a);
-    giveOffsetArray(a); // a second hand-back must not make two owners
-    expect(takeOffsetArray(4000)).toBe(a);
-    expect(takeOffsetArray(4000)).not.toBe(a);
-    const view = new Int32Array(8192).subarray(0, 4096);
-    giveOffsetArray(view);
-    expect(takeOffsetArray(4096)).not.toBe(view);
-    const tiny = new Int32Array(16);
-    giveOffsetArray(tiny);
-    expect(takeOffsetArray(16)).not.toBe(tiny);
+    const spare = new SpareArrays<Int32Array>((n) => new Int32Array(n), 1024, 1 << 20, 2);
+    const a = spare.take(5000);
+    expect(a.length).toBe(5000);
+    spare.give(a);
+    spare.give(a); // a second hand-back must not make two owners
+    expect(spare.take(4000)).toBe(a);
+    expect(spare.take(4000)).not.toBe(a);
+    spare.give(new Int32Array(8192).subarray(0, 4096));
+    spare.give(new Int32Array(16));
+    spare.give(new Int32Array(2 << 20));
+    expect(spare.take(1)).toHaveLength(1); // none of those was kept
+    // Bounded: a third array replaces the shortest of two.
+    const [x, y, z] = [spare.make(2000), spare.make(3000), spare.make(4000)];
+    spare.give(x);
+    spare.give(y);
+    spare.give(z);
+    expect(spare.take(1500)).toBe(y);
+    expect(spare.take(1500)).toBe(z);
+    expect(spare.take(1500)).not.toBe(x);
   });
 
   it('an OffsetBuffer grows into spare arrays and gives its own back on release', () => {
@@ -37,7 +45,7 @@ describe('offset arrays recycled across scans', () => {
     // pass and read in the next, after the other scans have run theirs.
     const body = (i: number): Buffer => {
       const wide = 2000 + 400 * i;
-      return Buffer.from(`${'é'.repeat(wide)}${'x'.repeat(32_763 - 2 * wide)} 4111 1111 1111 1111 ${'ü€'.repeat(1500 + 300 * i)} AKIAQYLPMN5HHHFPZAM2 end`);
+      return Buffer.from(`${'é'.repeat(wide)}${'x'.repeat(32_763 - 2 * wide)} 4111 1111 1111 1111 ${'y'.repeat(300)} ${'ü€'.repeat(1500 + 300 * i)} AKIAQYLPMN5HHHFPZAM2 end`);
     };
     const expected = (b: Buffer): number[] => {
       const card = b.indexOf('4111');

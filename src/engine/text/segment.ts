@@ -1,3 +1,5 @@
+import { spareOffsets } from '../scratch.js';
+
 /**
  * A piece of decoded text with, for every UTF-16 code unit, the absolute byte offset (in the decoded
  * body) of the first byte that produced it. `offsets` has one more entry than `text`: the byte offset
@@ -25,54 +27,14 @@ export function copyOffsets(seg: Segment, from: number, to: number, into: Int32A
   else for (let i = from; i < to; i++) into[at + i - from] = seg.base + i;
 }
 
-/**
- * Offset arrays handed back by scans that ended, for the next scans of this thread. A scan used to
- * grow a fresh set (decoders' and matcher's, doubling from 1,024 entries): 97 MB of zero-filled
- * arrays per pass over the pool bench's 12 MB batch corpus, and their allocation, zeroing and freeing
- * (the last on V8's helper threads) cost about as much CPU as the decoding itself. Bounded: a few
- * arrays, none over 4 MiB.
- */
-const kSpareArrays = 6;
-const kSpareMin = 1024;
-const kSpareMax = 1 << 20;
-const spare: Int32Array[] = [];
 const kNoOffsets = new Int32Array(0);
-
-/** A whole Int32Array of at least `n` entries, contents unspecified: the shortest spare that fits, or a new one. */
-export function takeOffsetArray(n: number): Int32Array {
-  let best = -1;
-  for (let i = 0; i < spare.length; i++) {
-    const len = spare[i]!.length;
-    if (len >= n && (best < 0 || len < spare[best]!.length)) best = i;
-  }
-  if (best < 0) return new Int32Array(n);
-  const b = spare[best]!;
-  spare[best] = spare[spare.length - 1]!;
-  spare.pop();
-  return b;
-}
-
-/**
- * Hands back an array from `takeOffsetArray` (whole, not a view) that its owner will not touch again;
- * kept when there is room, or in place of a shorter spare.
- */
-export function giveOffsetArray(b: Int32Array): void {
-  if (b.length < kSpareMin || b.length > kSpareMax || b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength || spare.includes(b)) return;
-  if (spare.length < kSpareArrays) {
-    spare.push(b);
-    return;
-  }
-  let min = 0;
-  for (let i = 1; i < spare.length; i++) if (spare[i]!.length < spare[min]!.length) min = i;
-  if (spare[min]!.length < b.length) spare[min] = b;
-}
 
 /**
  * A growable Int32Array a stage reuses for the offsets of the segment it returns. Such a segment is
  * valid until the stage's next call: every consumer copies what it keeps (the matcher copies offsets
  * into its own buffer, the escape stage slices what it carries over). Saves a fresh array of four
  * bytes per character per stage per chunk, which kept the garbage collector busy on large bodies.
- * `release()` at the end of a scan hands the array to the next scan of the thread.
+ * `release()` at the end of a scan hands the array to the next scan of the thread (scratch.ts).
  */
 export class OffsetBuffer {
   #buf: Int32Array<ArrayBufferLike> = kNoOffsets;
@@ -80,8 +42,8 @@ export class OffsetBuffer {
   /** A view of `n` entries (contents unspecified); the previous view is invalid from here on. */
   take(n: number): Int32Array {
     if (this.#buf.length < n) {
-      const next = takeOffsetArray(Math.max(n, this.#buf.length * 2, kSpareMin));
-      giveOffsetArray(this.#buf);
+      const next = spareOffsets.take(Math.max(n, this.#buf.length * 2, spareOffsets.minLength));
+      spareOffsets.give(this.#buf);
       this.#buf = next;
     }
     return this.#buf.subarray(0, n);
@@ -91,14 +53,14 @@ export class OffsetBuffer {
   adopt(buf: Int32Array): void {
     if (buf.buffer.byteLength > this.#buf.buffer.byteLength) {
       // The builder copied what it needed from the old array (its first view) before growing.
-      giveOffsetArray(this.#buf);
+      spareOffsets.give(this.#buf);
       this.#buf = new Int32Array(buf.buffer);
     }
   }
 
   /** The stage is done (its last segment consumed): the array goes to the thread's spares. */
   release(): void {
-    giveOffsetArray(this.#buf);
+    spareOffsets.give(this.#buf);
     this.#buf = kNoOffsets;
   }
 }
