@@ -698,32 +698,40 @@ static napi_value finish(napi_env env, napi_callback_info info) {
 }
 
 /*
- * utf8Offsets(bytes, base, out) -> code units: for valid UTF-8 `bytes`, the byte offset (plus `base`)
- * of each UTF-16 code unit it decodes to, as `decodeValidUtf8` in src/engine/text/charset.ts computes
- * them: a byte that is not a continuation starts a character, and a 4-byte sequence is two units that
- * both start there. `out` must hold one entry per code unit; the end offset is the caller's.
+ * utf8Offsets(bytes, base, out, wide) -> non-ASCII code units: for valid UTF-8 `bytes`, the byte
+ * offset (plus `base`) of each UTF-16 code unit it decodes to, as `utf8OffsetsJs` in
+ * src/engine/text/charset.ts computes them: a byte that is not a continuation starts a character, and
+ * a 4-byte sequence is two units that both start there. `out` must hold one entry per code unit (the
+ * end offset is the caller's); `wide` gets the index of every unit that is not ASCII, and their count
+ * is returned.
  */
 static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
-  size_t argc = 3; napi_value argv[3];
+  size_t argc = 4; napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint8_t *b; size_t len;
-  if (argc < 3 || !get_bytes(env, argv[0], &b, &len)) return NULL;
+  if (argc < 4 || !get_bytes(env, argv[0], &b, &len)) { if (argc < 4) throw_type(env, "utf8Offsets(bytes, base, out, wide)"); return NULL; }
   int64_t base;
   if (napi_get_value_int64(env, argv[1], &base) != napi_ok) { throw_type(env, "base must be an integer"); return NULL; }
-  size_t cap; int32_t *out;
+  size_t cap, cap_w; int32_t *out, *wide;
   if (!get_typed(env, argv[2], napi_int32_array, "expected an Int32Array", (void **)&out, &cap)) return NULL;
-  size_t n = 0;
+  if (!get_typed(env, argv[3], napi_int32_array, "expected an Int32Array", (void **)&wide, &cap_w)) return NULL;
+  size_t n = 0, w = 0;
   for (size_t j = 0; j < len; j++) {
     const uint8_t x = b[j];
     if ((x & 0xc0) == 0x80) continue;
-    if (n >= cap || (x >= 0xf0 && n + 1 >= cap)) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
+    const size_t units = x >= 0xf0 ? 2 : 1;
+    if (n + units > cap || (x >= 0x80 && w + units > cap_w)) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
     /* Stored as an Int32Array stores a number (ToInt32), so this agrees with the TypeScript loop. */
     const int32_t at = (int32_t)(uint32_t)(base + (int64_t)j);
+    if (x >= 0x80) {
+      wide[w++] = (int32_t)n;
+      if (units == 2) wide[w++] = (int32_t)n + 1;
+    }
     out[n++] = at;
-    if (x >= 0xf0) out[n++] = at;
+    if (units == 2) out[n++] = at;
   }
   napi_value r;
-  napi_create_int32(env, (int32_t)n, &r);
+  napi_create_int32(env, (int32_t)w, &r);
   return r;
 }
 

@@ -258,6 +258,14 @@ export class Matcher {
     }
     this.#bytes.write(t, keep, 'latin1');
     this.#buf = keep === 0 ? t : this.#buf + t;
+    const wide = seg.nonAscii;
+    if (wide !== undefined) {
+      for (let k = 0; k < wide.length; k++) {
+        const j = wide[k]!;
+        this.#markNonAscii(keep + j, t.charCodeAt(j));
+      }
+      return keep;
+    }
     const extra = Buffer.byteLength(t, 'utf8') - t.length;
     if (extra !== 0) {
       if (extra * 64 < t.length) {

@@ -12,8 +12,11 @@ export interface NativeBinding {
   state(tables: object): object;
   scan(state: object, cols: Uint8Array, from: number, to: number, out: Float64Array, meta: Float64Array): number;
   finish(state: object, out: Float64Array, meta: Float64Array): number;
-  /** Per UTF-16 code unit of valid UTF-8 `bytes`, the offset (+ base) of its first byte; returns the count. */
-  utf8Offsets(bytes: Uint8Array, base: number, out: Int32Array): number;
+  /**
+   * Per UTF-16 code unit of valid UTF-8 `bytes`, the offset (+ base) of its first byte into `out`; the
+   * indices of the non-ASCII units into `wide`; returns their count (as `utf8OffsetsJs`).
+   */
+  utf8Offsets(bytes: Uint8Array, base: number, out: Int32Array, wide: Int32Array): number;
 }
 
 /** The flat tables the native pass copies (field names as in `PrefilterTables`). */

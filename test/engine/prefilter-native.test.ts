@@ -98,7 +98,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
-  it('computes the UTF-8 decoder\'s per-character offsets exactly as the TypeScript loop does', () => {
+  it('computes the UTF-8 decoder\'s per-character offsets and non-ASCII units exactly as the TypeScript loop does', () => {
     const binding = nativeBinding()!;
     const rng = new Rng(7);
     const pieces = ['a', 'Z', '0', ' ', 'é', 'ß', '€', '中', '😀', '𝔸', '\u212a', '\n'];
@@ -107,19 +107,37 @@ describe.skipIf(!native)('native prefilter conformance', () => {
       for (let k = rng.int(0, 300); k > 0; k--) text += rng.pick(pieces);
       const bytes = Buffer.from(text, 'utf8');
       const base = rng.int(0, 1 << 20);
-      const js = new Int32Array(text.length + 1);
-      const nat = new Int32Array(text.length + 1);
-      expect(utf8OffsetsJs(bytes, base, js)).toBe(text.length);
-      expect(binding.utf8Offsets(bytes, base, nat)).toBe(text.length);
+      const [js, nat] = [new Int32Array(text.length + 1), new Int32Array(text.length + 1)];
+      const [jsWide, natWide] = [new Int32Array(text.length), new Int32Array(text.length)];
+      // The reference: the decoded text's own code units, and where each character's bytes start.
+      const wide: number[] = [];
+      const offsets: number[] = [];
+      for (let i = 0, at = base; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80) wide.push(i);
+        offsets.push(at);
+        const cp = text.codePointAt(i)!;
+        if (cp >= 0x10000) {
+          offsets.push(at);
+          wide.push(++i);
+        }
+        at += Buffer.byteLength(String.fromCodePoint(cp), 'utf8');
+      }
+      expect(utf8OffsetsJs(bytes, base, js, jsWide)).toBe(wide.length);
+      expect(binding.utf8Offsets(bytes, base, nat, natWide)).toBe(wide.length);
+      expect(Array.from(js.subarray(0, text.length))).toEqual(offsets);
       expect(nat).toEqual(js);
+      expect(Array.from(jsWide.subarray(0, wide.length))).toEqual(wide);
+      expect(Array.from(natWide.subarray(0, wide.length))).toEqual(wide);
     }
     // Past 2^31 both store what an Int32Array stores (no guard needed in front of either).
-    const wide = Buffer.from('aé😀b', 'utf8');
+    const big = Buffer.from('aé😀b', 'utf8');
     const [js, nat] = [new Int32Array(6), new Int32Array(6)];
-    utf8OffsetsJs(wide, 0x7ffffffd, js);
-    binding.utf8Offsets(wide, 0x7ffffffd, nat);
+    utf8OffsetsJs(big, 0x7ffffffd, js, new Int32Array(4));
+    binding.utf8Offsets(big, 0x7ffffffd, nat, new Int32Array(4));
     expect(nat).toEqual(js);
-    expect(() => binding.utf8Offsets(Buffer.from('😀'), 0, new Int32Array(1))).toThrow(/too small/);
+    expect(() => binding.utf8Offsets(Buffer.from('😀'), 0, new Int32Array(1), new Int32Array(2))).toThrow(/too small/);
+    expect(() => binding.utf8Offsets(Buffer.from('é😀'), 0, new Int32Array(3), new Int32Array(2))).toThrow(/too small/);
   });
 
   it('refuses bad arguments with a clear error instead of reading out of bounds', () => {

@@ -39,6 +39,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 const kChunkChars = 8192;
+/** The non-ASCII units of ASCII text: none. */
+const kNoUnits = new Int32Array(0);
 
 /**
  * UTF-8 per the WHATWG decoder: each maximal invalid subpart becomes one U+FFFD, so the offsets of
@@ -47,6 +49,8 @@ const kChunkChars = 8192;
 class Utf8Decoder implements CharsetDecoder {
   /** Offsets of the segment last returned (valid until the next push; see OffsetBuffer). */
   readonly #offsets = new OffsetBuffer();
+  /** Indices of the non-ASCII units of the segment last returned (same lifetime). */
+  readonly #wide = new OffsetBuffer();
   #pending: Uint8Array = new Uint8Array(0);
   #base = 0; // absolute offset of #pending[0]
   #bomChecked = false;
@@ -54,6 +58,7 @@ class Utf8Decoder implements CharsetDecoder {
 
   release(): void {
     this.#offsets.release();
+    this.#wide.release();
   }
 
   push(chunk: Uint8Array, final: boolean): Segment {
@@ -86,9 +91,9 @@ class Utf8Decoder implements CharsetDecoder {
     this.#base = base + end;
     if (isAscii(head)) {
       // ASCII: one byte per character, offsets implied (no array to fill or copy).
-      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: null, base };
+      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: null, base, nonAscii: kNoUnits };
     }
-    if (isUtf8(head)) return decodeValidUtf8(head, base, this.#offsets);
+    if (isUtf8(head)) return decodeValidUtf8(head, base, this.#offsets, this.#wide);
     return this.#decodeSlow(head, base);
   }
 
@@ -168,30 +173,39 @@ class Utf8Decoder implements CharsetDecoder {
  * predecessor's plus that character's UTF-8 length, read off the code unit itself (a surrogate pair
  * is one 4-byte character). Several times faster than the byte loop invalid input needs.
  */
-function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer): Segment {
+function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer, wideInto: OffsetBuffer): Segment {
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
   const off = into.take(n + 1);
-  (nativeBinding()?.utf8Offsets ?? utf8OffsetsJs)(b, base, off);
+  // Every non-ASCII unit takes at least two bytes: at most half of them.
+  const wide = wideInto.take((b.length >>> 1) + 1);
+  const w = (nativeBinding()?.utf8Offsets ?? utf8OffsetsJs)(b, base, off, wide);
   off[n] = base + b.length;
-  return { text, offsets: off, base };
+  return { text, offsets: off, base, nonAscii: wide.subarray(0, w) };
 }
 
 /**
  * From the bytes (valid UTF-8): every byte that is not a continuation starts a character, and a
- * 4-byte sequence is two UTF-16 units that both start there. A byte array reads about twice as fast
- * as `charCodeAt` on the decoded text; the native `utf8Offsets` does the same loop in C.
+ * 4-byte sequence is two UTF-16 units that both start there; `off` gets each unit's offset (+ base),
+ * `wide` the index of each non-ASCII unit, and the count of those is returned. A byte array reads
+ * about twice as fast as `charCodeAt` on the decoded text; the native `utf8Offsets` does the same
+ * loop in C.
  */
-export function utf8OffsetsJs(b: Uint8Array, base: number, off: Int32Array): number {
+export function utf8OffsetsJs(b: Uint8Array, base: number, off: Int32Array, wide: Int32Array): number {
   let i = 0;
+  let w = 0;
   const len = b.length;
   for (let j = 0; j < len; j++) {
     const x = b[j]!;
     if ((x & 0xc0) === 0x80) continue;
+    if (x >= 0x80) {
+      wide[w++] = i;
+      if (x >= 0xf0) wide[w++] = i + 1;
+    }
     off[i++] = base + j;
     if (x >= 0xf0) off[i++] = base + j;
   }
-  return i;
+  return w;
 }
 
 class Utf16Decoder implements CharsetDecoder {

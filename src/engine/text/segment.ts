@@ -14,6 +14,12 @@ export interface Segment {
   readonly offsets: Int32Array | null;
   /** Byte offset of the segment's first code unit (of its end, when the text is empty). */
   readonly base: number;
+  /**
+   * When the stage that made it knows them for free: the indices of the text's non-ASCII code units,
+   * ascending (empty for ASCII text), valid as long as `offsets`. The UTF-8 decoder's segments carry
+   * them; a stage that changes the text drops them, and the matcher then searches the text.
+   */
+  readonly nonAscii?: Int32Array;
 }
 
 /** The byte offset of code unit `i` of `seg` (`i` = its length gives the end). */
