@@ -19,7 +19,7 @@ export interface Segment {
    * ascending (empty for ASCII text), valid as long as `offsets`. The UTF-8 decoder's segments carry
    * them; a stage that changes the text drops them, and the matcher then searches the text.
    */
-  readonly nonAscii?: Int32Array;
+  readonly nonAscii?: ArrayLike<number>;
 }
 
 /** The byte offset of code unit `i` of `seg` (`i` = its length gives the end). */
@@ -79,6 +79,11 @@ export class SegmentBuilder {
   #parts: string[] = [];
   #off: Int32Array;
   #n = 0;
+  /** The output's non-ASCII units while every input segment copied so far said where its are; else null. */
+  #wide: number[] | null = [];
+  /** The input segment being copied from, and the index in its `nonAscii` past what was copied. */
+  #src: Segment | null = null;
+  #srcWide = 0;
 
   readonly #reuse: OffsetBuffer | undefined;
 
@@ -97,12 +102,26 @@ export class SegmentBuilder {
     this.#reuse?.adopt(next);
   }
 
-  /** Copies `src.text[from, to)` with its offsets. */
+  /** Copies `src.text[from, to)` with its offsets (and its non-ASCII units, when known). */
   copy(src: Segment, from: number, to: number): void {
     if (to <= from) return;
     this.#reserve(to - from);
     this.#parts.push(src.text.slice(from, to));
     copyOffsets(src, from, to, this.#off, this.#n);
+    const out = this.#wide;
+    if (out !== null) {
+      const wide = src.nonAscii;
+      if (wide === undefined) {
+        this.#wide = null;
+      } else {
+        // Copies from one segment go left to right: carry on from where the last one stopped.
+        let k = src === this.#src ? this.#srcWide : 0;
+        while (k < wide.length && wide[k]! < from) k++;
+        for (; k < wide.length && wide[k]! < to; k++) out.push(this.#n + wide[k]! - from);
+        this.#src = src;
+        this.#srcWide = k;
+      }
+    }
     this.#n += to - from;
   }
 
@@ -110,11 +129,16 @@ export class SegmentBuilder {
   emit(chars: string, byteOffset: number): void {
     this.#reserve(chars.length);
     this.#parts.push(chars);
-    for (let i = 0; i < chars.length; i++) this.#off[this.#n++] = byteOffset;
+    for (let i = 0; i < chars.length; i++) {
+      if (chars.charCodeAt(i) >= 0x80) this.#wide?.push(this.#n);
+      this.#off[this.#n++] = byteOffset;
+    }
   }
 
   finish(endOffset: number): Segment {
     this.#off[this.#n] = endOffset;
-    return { text: this.#parts.join(''), offsets: this.#off.subarray(0, this.#n + 1), base: this.#off[0]! };
+    const text = this.#parts.join('');
+    const offsets = this.#off.subarray(0, this.#n + 1);
+    return this.#wide === null ? { text, offsets, base: this.#off[0]! } : { text, offsets, base: this.#off[0]!, nonAscii: this.#wide };
   }
 }
