@@ -701,9 +701,10 @@ static napi_value finish(napi_env env, napi_callback_info info) {
  * utf8Offsets(bytes, base, out, wide) -> non-ASCII code units: for valid UTF-8 `bytes`, the byte
  * offset (plus `base`) of each UTF-16 code unit it decodes to, as `utf8OffsetsJs` in
  * src/engine/text/charset.ts computes them: a byte that is not a continuation starts a character, and
- * a 4-byte sequence is two units that both start there. `out` must hold one entry per code unit (the
- * end offset is the caller's); `wide` gets the index of every unit that is not ASCII, and their count
- * is returned.
+ * a 4-byte sequence is two units that both start there. `out` gets the offsets and `wide` the index
+ * of every unit that is not ASCII, whose count is returned. The loop writes a slot ahead on every byte
+ * and keeps it only where a unit starts (no branch per byte on ASCII text), so `out` must hold a slot
+ * per byte plus one and `wide` half as many plus two, whatever the text.
  */
 static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   size_t argc = 4; napi_value argv[4];
@@ -715,20 +716,36 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   size_t cap, cap_w; int32_t *out, *wide;
   if (!get_typed(env, argv[2], napi_int32_array, "expected an Int32Array", (void **)&out, &cap)) return NULL;
   if (!get_typed(env, argv[3], napi_int32_array, "expected an Int32Array", (void **)&wide, &cap_w)) return NULL;
+  /* Units never outnumber bytes, and non-ASCII units never outnumber half the bytes (each takes two
+     or more; a 4-byte sequence is two units): with these bounds no write below can land outside. */
+  if (cap < len + 1 || cap_w < len / 2 + 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
   size_t n = 0, w = 0;
+  /* Stored as an Int32Array stores a number (ToInt32), so this agrees with the TypeScript loop. */
+  const uint32_t base32 = (uint32_t)base;
   for (size_t j = 0; j < len; j++) {
-    const uint8_t x = b[j];
-    if ((x & 0xc0) == 0x80) continue;
-    const size_t units = x >= 0xf0 ? 2 : 1;
-    if (n + units > cap || (x >= 0x80 && w + units > cap_w)) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "offsets array too small"); return NULL; }
-    /* Stored as an Int32Array stores a number (ToInt32), so this agrees with the TypeScript loop. */
-    const int32_t at = (int32_t)(uint32_t)(base + (int64_t)j);
-    if (x >= 0x80) {
-      wide[w++] = (int32_t)n;
-      if (units == 2) wide[w++] = (int32_t)n + 1;
+    /* Eight ASCII bytes at once: eight units at consecutive offsets (the common case in a slice that
+       holds a few non-ASCII characters). */
+    while (j + 8 <= len) {
+      uint64_t v;
+      memcpy(&v, b + j, 8);
+      if ((v & 0x8080808080808080ULL) != 0) break;
+      const uint32_t at0 = base32 + (uint32_t)j;
+      for (int k = 0; k < 8; k++) out[n + k] = (int32_t)(at0 + (uint32_t)k);
+      n += 8;
+      j += 8;
     }
-    out[n++] = at;
-    if (units == 2) out[n++] = at;
+    if (j >= len) break;
+    const uint8_t x = b[j];
+    const int32_t at = (int32_t)(base32 + (uint32_t)j);
+    out[n] = at;
+    wide[w] = (int32_t)n;
+    w += x >= 0xc0;            /* a lead byte: a non-ASCII character starts here */
+    n += (x & 0xc0) != 0x80;   /* not a continuation: a unit starts here */
+    if (x >= 0xf0) {           /* the second unit of a 4-byte sequence */
+      out[n] = at;
+      wide[w++] = (int32_t)n;
+      n++;
+    }
   }
   napi_value r;
   napi_create_int32(env, (int32_t)w, &r);

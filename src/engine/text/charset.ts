@@ -176,12 +176,12 @@ class Utf8Decoder implements CharsetDecoder {
 function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer, wideInto: OffsetBuffer): Segment {
   const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
-  const off = into.take(n + 1);
-  // Every non-ASCII unit takes at least two bytes: at most half of them.
-  const wide = wideInto.take((b.length >>> 1) + 1);
+  // Room as the native pass asks (a slot per byte plus one; half as many plus two), whatever the text.
+  const off = into.take(b.length + 1);
+  const wide = wideInto.take((b.length >>> 1) + 2);
   const w = (nativeBinding()?.utf8Offsets ?? utf8OffsetsJs)(b, base, off, wide);
   off[n] = base + b.length;
-  return { text, offsets: off, base, nonAscii: wide.subarray(0, w) };
+  return { text, offsets: off.subarray(0, n + 1), base, nonAscii: wide.subarray(0, w) };
 }
 
 /**
