@@ -752,6 +752,86 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   return r;
 }
 
+/* Per thread (per env): the UTF-16 and Latin-1 scratch of utf8Text, grown as needed, freed with the env. */
+typedef struct { uint16_t *units; uint8_t *narrow; size_t cap; } text_scratch_t;
+
+static void text_scratch_finalize(napi_env env, void *data, void *hint) {
+  (void)env; (void)hint;
+  text_scratch_t *x = (text_scratch_t *)data;
+  free(x->units); free(x->narrow); free(x);
+}
+
+/*
+ * utf8Text(bytes) -> string: valid UTF-8 `bytes` (the caller checks them, as `decodeValidUtf8` does
+ * with `isUtf8`) decoded to the string `Buffer#toString('utf8')` gives, in one pass that takes eight
+ * ASCII bytes at a time: a Latin-1 string when every character fits, else a UTF-16 one. Invalid
+ * input gives some string, never a read or write out of bounds.
+ */
+static napi_value utf8_text(napi_env env, napi_callback_info info) {
+  size_t argc = 1; napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *b; size_t len;
+  if (argc < 1 || !get_bytes(env, argv[0], &b, &len)) { if (argc < 1) throw_type(env, "utf8Text(bytes)"); return NULL; }
+  text_scratch_t *x = NULL;
+  if (napi_get_instance_data(env, (void **)&x) != napi_ok || x == NULL) {
+    x = (text_scratch_t *)calloc(1, sizeof(text_scratch_t));
+    if (x == NULL || napi_set_instance_data(env, x, text_scratch_finalize, NULL) != napi_ok) {
+      free(x);
+      napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
+      return NULL;
+    }
+  }
+  if (x->cap < len + 1) {
+    size_t cap = len + 1 > 2 * x->cap ? len + 1 : 2 * x->cap;
+    uint16_t *u = (uint16_t *)malloc(cap * sizeof(uint16_t));
+    uint8_t *nb = (uint8_t *)malloc(cap);
+    if (u == NULL || nb == NULL) { free(u); free(nb); napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory"); return NULL; }
+    free(x->units); free(x->narrow);
+    x->units = u; x->narrow = nb; x->cap = cap;
+  }
+  uint16_t *u = x->units;
+  size_t n = 0, j = 0;
+  uint32_t wide_or = 0;
+  while (j < len) {
+    while (j + 8 <= len) {
+      uint64_t v;
+      memcpy(&v, b + j, 8);
+      if ((v & 0x8080808080808080ULL) != 0) break;
+      for (int k = 0; k < 8; k++) u[n + k] = b[j + k];
+      n += 8;
+      j += 8;
+    }
+    if (j >= len) break;
+    const uint32_t c0 = b[j];
+    uint32_t cp;
+    size_t need;
+    if (c0 < 0x80) { cp = c0; need = 1; }
+    else if (c0 >= 0xf0) { cp = c0 & 0x07; need = 4; }
+    else if (c0 >= 0xe0) { cp = c0 & 0x0f; need = 3; }
+    else { cp = c0 & 0x1f; need = 2; }
+    if (j + need > len) need = len - j; /* invalid input only: a truncated sequence */
+    for (size_t k = 1; k < need; k++) cp = (cp << 6) | (b[j + k] & 0x3f);
+    j += need;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      u[n++] = (uint16_t)(0xd800 + ((cp >> 10) & 0x3ff)); /* n <= j - 2 here: a 4-byte sequence */
+      u[n++] = (uint16_t)(0xdc00 + (cp & 0x3ff));
+      wide_or |= 0x100;
+    } else {
+      u[n++] = (uint16_t)cp;
+      wide_or |= cp;
+    }
+  }
+  napi_value r;
+  if (wide_or < 0x100) {
+    for (size_t k = 0; k < n; k++) x->narrow[k] = (uint8_t)u[k];
+    napi_create_string_latin1(env, (const char *)x->narrow, n, &r);
+  } else {
+    napi_create_string_utf16(env, (const char16_t *)u, n, &r);
+  }
+  return r;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     { "tables", NULL, create_tables, NULL, NULL, NULL, napi_default, NULL },
@@ -759,6 +839,7 @@ static napi_value init(napi_env env, napi_value exports) {
     { "scan", NULL, scan, NULL, NULL, NULL, napi_default, NULL },
     { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
     { "utf8Offsets", NULL, utf8_offsets, NULL, NULL, NULL, napi_default, NULL },
+    { "utf8Text", NULL, utf8_text, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

@@ -17,6 +17,8 @@ export interface NativeBinding {
    * indices of the non-ASCII units into `wide`; returns their count (as `utf8OffsetsJs`).
    */
   utf8Offsets(bytes: Uint8Array, base: number, out: Int32Array, wide: Int32Array): number;
+  /** Valid UTF-8 `bytes` as the string `Buffer#toString('utf8')` gives (one pass, ASCII eight bytes at a time). */
+  utf8Text(bytes: Uint8Array): string;
 }
 
 /** The flat tables the native pass copies (field names as in `PrefilterTables`). */

@@ -144,6 +144,25 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(binding.utf8Offsets(Buffer.from('abcd'), 0, new Int32Array(5), new Int32Array(4))).toBe(0);
   });
 
+  it('decodes valid UTF-8 to the string Buffer#toString gives (Latin-1 or UTF-16, any length)', () => {
+    const binding = nativeBinding()!;
+    const rng = new Rng(11);
+    const latin = ['a', ' ', 'é', 'ß', 'ÿ', '\u0080', 'ascii run of bytes '];
+    const any = [...latin, '€', '中', '😀', '𝔸', '\u212a', '\uffff', '\u0100'];
+    for (let round = 0; round < 300; round++) {
+      const pieces = round % 2 === 0 ? latin : any;
+      let text = '';
+      for (let k = rng.int(0, 200); k > 0; k--) text += rng.pick(pieces);
+      const bytes = Buffer.from(text, 'utf8');
+      const got = binding.utf8Text(bytes);
+      expect(got).toBe(text);
+      expect(got).toBe(bytes.toString('utf8'));
+    }
+    expect(binding.utf8Text(new Uint8Array(0))).toBe('');
+    // Invalid input (never passed by the engine) gives some string, without reading past the bytes.
+    expect(typeof binding.utf8Text(Buffer.from([0x61, 0xf0, 0x9f]))).toBe('string');
+  });
+
   it('refuses bad arguments with a clear error instead of reading out of bounds', () => {
     const binding = nativeBinding()!;
     const state = binding.state(tables.nativeTables(binding));

@@ -174,12 +174,13 @@ class Utf8Decoder implements CharsetDecoder {
  * is one 4-byte character). Several times faster than the byte loop invalid input needs.
  */
 function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer, wideInto: OffsetBuffer): Segment {
-  const text = Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
+  const native = nativeBinding();
+  const text = native !== null ? native.utf8Text(b) : Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8');
   const n = text.length;
   // Room as the native pass asks (a slot per byte plus one; half as many plus two), whatever the text.
   const off = into.take(b.length + 1);
   const wide = wideInto.take((b.length >>> 1) + 2);
-  const w = (nativeBinding()?.utf8Offsets ?? utf8OffsetsJs)(b, base, off, wide);
+  const w = (native?.utf8Offsets ?? utf8OffsetsJs)(b, base, off, wide);
   off[n] = base + b.length;
   return { text, offsets: off.subarray(0, n + 1), base, nonAscii: wide.subarray(0, w) };
 }
