@@ -202,3 +202,34 @@ describe('run shapes follow from the run gates', () => {
     expect(withheld).toBeGreaterThan(1000);
   });
 });
+
+/** fi-hetu's gate by its definition: a maximal block of exactly six digits in [start, end) with a century sign after it. */
+function hetuReference(text: string, start: number, end: number): boolean {
+  const range = text.slice(start, end);
+  for (const m of range.matchAll(/[0-9]+/g)) {
+    if (m[0].length === 6 && /[-+A-FU-Y]/.test(text.charAt(start + m.index + 6))) return true;
+  }
+  return false;
+}
+
+describe('fi-hetu\'s gate skips ahead', () => {
+  const gate = allRuleDefs.find((r) => r.id === 'fi-hetu')!.runGate!;
+
+  it('fi-hetu: skipping ahead finds exactly the blocks the definition does', () => {
+    const piece = fc.constantFrom('0', '1', '9', '12', '1234', '123456', '1234567', '-', '+', ' ', 'A', 'F', 'G', 'U', 'Y', 'Z', '.');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), fc.nat(), fc.nat(), (parts, a, b) => {
+        const text = parts.join('');
+        const start = text.length === 0 ? 0 : a % (text.length + 1);
+        const end = start + (text.length === start ? 0 : b % (text.length - start + 1));
+        expect(gate(text, start, end)).toBe(hetuReference(text, start, end));
+      }),
+      { numRuns: 3000 },
+    );
+    // Hand-picked: a hetu inside a long run of groups, one at the range's edges, a seventh digit.
+    expect(gate('1234 5678-010190-1234 5678', 0, 26)).toBe(true);
+    expect(gate('010190-123A', 0, 6)).toBe(true);
+    expect(gate('0101901-123A', 0, 7)).toBe(false);
+    expect(gate('x010190-123A', 2, 7)).toBe(false);
+  });
+});

@@ -71,27 +71,27 @@ function isHetuSign(c: number): boolean {
   return c === 45 || c === 43 || (c >= 65 && c <= 70) || (c >= 85 && c <= 89);
 }
 
-/** The start of the first maximal block of exactly `len` digits in text[from, end), or -1. */
-function digitBlock(text: string, from: number, end: number, len: number): number {
-  for (let i = from; i < end; ) {
-    if (!isDigitCode(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
-    if (j - i === len) return i;
-    i = j;
-  }
-  return -1;
-}
-
 /**
- * fi-hetu's run gate looks at the maximal blocks of digits of the run: its six date digits are a whole
- * block followed by the century sign (a dash joins the run: `010190-123A`).
+ * fi-hetu's run gate looks at the maximal blocks of digits of the run (its range is their boundary):
+ * its six date digits are a whole block followed by the century sign (a dash joins the run:
+ * `010190-123A`). Skips like Boyer-Moore: a non-digit among the next six characters rules out every
+ * block start up to it, so a long run of shorter groups (a piece of one is handed over whole) costs
+ * about one look per group instead of one per character.
  */
 function hetuRunGate(text: string, start: number, end: number): boolean {
-  for (let i = digitBlock(text, start, end, 6); i >= 0; i = digitBlock(text, i + 6, end, 6)) if (isHetuSign(text.charCodeAt(i + 6))) return true;
+  let i = start; // a block may start here: i is the range's start or follows a non-digit
+  while (i + 6 <= end) {
+    let k = i + 5;
+    while (k >= i && isDigitCode(text.charCodeAt(k))) k--;
+    if (k >= i) {
+      i = k + 1;
+      continue;
+    }
+    let j = i + 6;
+    while (j < end && isDigitCode(text.charCodeAt(j))) j++;
+    if (j - i === 6 && isHetuSign(text.charCodeAt(i + 6))) return true;
+    i = j + 1; // text[j] is not a digit (or j is the end)
+  }
   return false;
 }
 
