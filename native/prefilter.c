@@ -697,6 +697,13 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   return r;
 }
 
+/* True when the eight bytes at `p` are all ASCII (the UTF-8 passes take such a stretch at once). */
+static inline int ascii8(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return (v & 0x8080808080808080ULL) == 0;
+}
+
 /*
  * utf8Offsets(bytes, base, out, wide) -> non-ASCII code units: for valid UTF-8 `bytes`, the byte
  * offset (plus `base`) of each UTF-16 code unit it decodes to, as `utf8OffsetsJs` in
@@ -725,10 +732,7 @@ static napi_value utf8_offsets(napi_env env, napi_callback_info info) {
   for (size_t j = 0; j < len; j++) {
     /* Eight ASCII bytes at once: eight units at consecutive offsets (the common case in a slice that
        holds a few non-ASCII characters). */
-    while (j + 8 <= len) {
-      uint64_t v;
-      memcpy(&v, b + j, 8);
-      if ((v & 0x8080808080808080ULL) != 0) break;
+    while (j + 8 <= len && ascii8(b + j)) {
       const uint32_t at0 = base32 + (uint32_t)j;
       for (int k = 0; k < 8; k++) out[n + k] = (int32_t)(at0 + (uint32_t)k);
       n += 8;
@@ -793,10 +797,7 @@ static napi_value utf8_text(napi_env env, napi_callback_info info) {
   size_t n = 0, j = 0;
   uint32_t wide_or = 0;
   while (j < len) {
-    while (j + 8 <= len) {
-      uint64_t v;
-      memcpy(&v, b + j, 8);
-      if ((v & 0x8080808080808080ULL) != 0) break;
+    while (j + 8 <= len && ascii8(b + j)) {
       for (int k = 0; k < 8; k++) u[n + k] = b[j + k];
       n += 8;
       j += 8;

@@ -1,8 +1,8 @@
 /**
  * Main-thread side of a pooled scan: turns a body (string, bytes or stream) into the bytes a worker
  * needs, in one buffer of the scanner's own shared with the worker (or the caller's, moved on request),
- * plus the counts of what was only received. Memory per
- * body is bounded by `bodyPlan` whatever the body's length.
+ * plus the counts of what was only received. Memory per body is bounded by `bodyPlan` whatever the
+ * body's length.
  */
 import type { BodySource, BodyStream, ScanMeta } from '../types.js';
 import { bodyPlan, type TailMode } from './protocol.js';
@@ -64,7 +64,7 @@ export function gatherBody(body: BodySource, meta: ScanMeta | undefined, maxByte
   return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, moved: null };
 }
 
-/** Appends into one growing ArrayBuffer (doubling): the kept bytes end up in one buffer, at most twice their length. */
+/** Appends into one growing buffer (`fresh`, doubling): the kept bytes end up in one, at most twice their length. */
 class ByteSink {
   #buf: Uint8Array = new Uint8Array(0);
   #len = 0;

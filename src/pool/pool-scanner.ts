@@ -153,7 +153,7 @@ export class PoolScanner implements Scanner {
     resolveBackend(options.backend ?? 'auto');
     const scanner = new PoolScanner(options, limits, threads);
     try {
-      await Promise.all(Array.from({ length: threads }, () => scanner.#submit((slot) => ({ kind: 'warm', slot, rules: scanner.#rules }), [], true)));
+      await Promise.all(Array.from({ length: threads }, () => scanner.#submit((slot) => ({ kind: 'warm', slot, rules: scanner.#rules }), [])));
     } catch (err) {
       await scanner.#pool.destroy();
       throw err;
@@ -236,17 +236,18 @@ export class PoolScanner implements Scanner {
     // Bytes the scanner copied are in shared memory, still here when the task settles, so a body that
     // never started (its worker died scanning the one before) can be sent again; a caller's buffer moved
     // at its request (transferBodies) cannot.
-    const result = await this.#submit(task, g.moved === null ? [] : [g.moved], g.moved === null);
+    const result = await this.#submit(task, g.moved === null ? [] : [g.moved]);
     if (result.report === null) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report');
     if (result.packed !== undefined) result.report.findings = unpackFindings(result.packed);
     return result.report;
   }
 
   /**
-   * Runs a task on the pool. `retry`: a task that fails because its worker died before starting it is
-   * submitted once more (its bytes must still be here, not moved).
+   * Runs a task on the pool. A task that fails because its worker died before starting it is submitted
+   * once more, unless it moved a buffer (`transfer`), which is gone with that worker.
    */
-  async #submit(task: (slot: number) => PoolTask, transfer: ArrayBuffer[], retry: boolean): Promise<PoolResult> {
+  async #submit(task: (slot: number) => PoolTask, transfer: ArrayBuffer[]): Promise<PoolResult> {
+    const retry = transfer.length === 0;
     // At most `threads` bodies run and `maxQueue` wait. Counted here rather than left to Piscina's
     // maxQueue, whose count leaves out threads still starting (a replacement after a crash) and whose
     // maxQueue 0 path rejects a task it has already queued (it would still run later).

@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { nativeBinding } from '../native.js';
-import { OffsetBuffer, type Segment } from './segment.js';
+import { OffsetBuffer, kNoIndices, type Segment } from './segment.js';
 
 /**
  * Bytes → text with byte offsets, incrementally. Each call returns the text for every byte it could
@@ -39,8 +39,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 const kChunkChars = 8192;
-/** The non-ASCII units of ASCII text: none. */
-const kNoUnits = new Int32Array(0);
 
 /**
  * UTF-8 per the WHATWG decoder: each maximal invalid subpart becomes one U+FFFD, so the offsets of
@@ -91,7 +89,7 @@ class Utf8Decoder implements CharsetDecoder {
     this.#base = base + end;
     if (isAscii(head)) {
       // ASCII: one byte per character, offsets implied (no array to fill or copy).
-      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: null, base, nonAscii: kNoUnits };
+      return { text: Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'), offsets: null, base, nonAscii: kNoIndices };
     }
     if (isUtf8(head)) return decodeValidUtf8(head, base, this.#offsets, this.#wide);
     return this.#decodeSlow(head, base);
@@ -169,9 +167,9 @@ class Utf8Decoder implements CharsetDecoder {
 }
 
 /**
- * Valid UTF-8 (checked natively): decoded natively, then each code unit's byte offset is its
- * predecessor's plus that character's UTF-8 length, read off the code unit itself (a surrogate pair
- * is one 4-byte character). Several times faster than the byte loop invalid input needs.
+ * Valid UTF-8 (checked by `isUtf8`): the text (`utf8Text` in C, else `Buffer#toString`), then each
+ * code unit's byte offset and the indices of the non-ASCII units off the bytes (`utf8Offsets`, else
+ * `utf8OffsetsJs`). Several times faster than the byte loop invalid input needs.
  */
 function decodeValidUtf8(b: Uint8Array, base: number, into: OffsetBuffer, wideInto: OffsetBuffer): Segment {
   const native = nativeBinding();

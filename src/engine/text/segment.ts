@@ -33,7 +33,8 @@ export function copyOffsets(seg: Segment, from: number, to: number, into: Int32A
   else for (let i = from; i < to; i++) into[at + i - from] = seg.base + i;
 }
 
-const kNoOffsets = new Int32Array(0);
+/** An empty index array: the non-ASCII units of ASCII text, an OffsetBuffer that holds nothing. */
+export const kNoIndices = new Int32Array(0);
 
 /**
  * A growable Int32Array a stage reuses for the offsets of the segment it returns. Such a segment is
@@ -43,7 +44,7 @@ const kNoOffsets = new Int32Array(0);
  * `release()` at the end of a scan hands the array to the next scan of the thread (scratch.ts).
  */
 export class OffsetBuffer {
-  #buf: Int32Array<ArrayBufferLike> = kNoOffsets;
+  #buf: Int32Array<ArrayBufferLike> = kNoIndices;
 
   /** A view of `n` entries (contents unspecified); the previous view is invalid from here on. */
   take(n: number): Int32Array {
@@ -67,7 +68,7 @@ export class OffsetBuffer {
   /** The stage is done (its last segment consumed): the array goes to the thread's spares. */
   release(): void {
     spareOffsets.give(this.#buf);
-    this.#buf = kNoOffsets;
+    this.#buf = kNoIndices;
   }
 }
 
