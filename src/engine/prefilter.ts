@@ -525,7 +525,10 @@ export class Prefilter implements TriggerPass {
         runEnd = g + 1;
         runSep = false;
         if (runEnd - runStart >= kMaxRunSpan) {
-          // Report this piece now and go on with the next one: windows stay bounded.
+          // Report this piece now and go on with the next one: windows stay bounded. The run goes on,
+          // so what follows the piece is not known yet: its shapes' after sides pass.
+          this.#after1 = -1;
+          this.#after2 = -1;
           this.#flushRun(runStart, runEnd, runDigits, emit);
           runStart = runEnd;
           runDigits = 0;

@@ -61,6 +61,26 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('agrees on long stretches of letters and digits: hex ids, keywords inside them, runs past 256 digits', () => {
+    // The native pass takes up to 64 letters and digits at once; a keyword state inside, or a run
+    // reaching the 256-character span, sends the stretch back one character at a time.
+    const rng = new Rng(20261122);
+    for (let round = 0; round < 80; round++) {
+      let text = '';
+      while (text.length < 3000) {
+        const r = rng.next();
+        if (r < 0.35) text += rng.chars('0123456789abcdef', rng.int(1, 140));
+        else if (r < 0.5) text += rng.chars('0123456789', rng.int(1, 700));
+        else if (r < 0.6) text += rng.pick(['AKIA', 'password', 'ghp_', 'iban', 'ssn', 'K', '\u212a', 'é']);
+        else if (r < 0.75) text += rng.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', rng.int(1, 90));
+        else text += rng.chars(' -./:=', rng.int(1, 3));
+      }
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 20));
+      expect(events(newTriggerPass(tables, 'native'), cols, cuts)).toEqual(events(newTriggerPass(tables, 'js'), cols, cuts));
+    }
+  });
+
   it('agrees on the bench bodies of every content type', () => {
     for (const kind of kContentKinds) {
       for (const density of ['sparse', 'dense'] as const) {

@@ -181,6 +181,16 @@ describe('prefilter run shapes', () => {
     expect(spans(spec, 'x 12345678')).toEqual(['2:2-10', '3:2-10']);
   });
 
+  it('lets a long run\'s first piece pass an after side: the run goes on past the cut', () => {
+    // Rule 2 wants a capital after its run. The first piece of a 300-digit run is cut at 256 digits,
+    // before the run's end is seen: its after side passes, whatever the last run before it ended on.
+    const long = '1'.repeat(300);
+    for (const text of [`X ${long}`, `12345678-z ${long}`, `12345678-Z ${long}`]) {
+      const start = text.length - 300;
+      expect(spans(spec, text)).toContain(`2:${start}-${start + kMaxRunSpan}`);
+    }
+  });
+
   it('gives the same spans however the text is cut, characters before and after the run included', () => {
     const whole = cutInvariant(spec, 'AB 12 34 56 C  id 4111-1111-2222 QQ 654321 D 87654321-Z  98765432-x AB123456 A');
     expect(whole.filter((s) => s.startsWith('1:')).length).toBe(3);
