@@ -149,9 +149,7 @@ export class BodyScanner {
 
   #drain(final: boolean): void {
     if (this.#pendingBytes === 0 && !final) return;
-    let bytes: Uint8Array;
-    if (this.#pending.length === 1) bytes = this.#pending[0]!;
-    else bytes = Buffer.concat(this.#pending, this.#pendingBytes);
+    const bytes = joined(this.#pending, this.#pendingBytes);
     this.#pending = [];
     this.#pendingBytes = 0;
     if (this.#kind === 'unknown') {
@@ -171,4 +169,20 @@ export class BodyScanner {
     const text = this.#charset!.push(bytes, final);
     this.#matcher.push(this.#escapes!.push(text, final));
   }
+}
+
+/**
+ * The pending chunks as one array: a view when they lie back to back in one buffer (the slices of a
+ * large chunk, see `push`), else a copy.
+ */
+function joined(parts: readonly Uint8Array[], total: number): Uint8Array {
+  const first = parts[0];
+  if (first === undefined) return new Uint8Array(0);
+  let end = first.byteOffset + first.byteLength;
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p.buffer !== first.buffer || p.byteOffset !== end) return Buffer.concat(parts as Uint8Array[], total);
+    end += p.byteLength;
+  }
+  return parts.length === 1 ? first : new Uint8Array(first.buffer, first.byteOffset, total);
 }

@@ -43,7 +43,9 @@ function trackRunGate(text: string, _start: number, end: number): boolean {
   return c === 94 || c === 61;
 }
 
-const kIbanCountries = new Set(Object.keys(kIbanBbanFormats));
+/** Registry country codes by their two letters' index (26 × first + second): the gate looks them up per run. */
+const kIbanCountries = new Uint8Array(26 * 26);
+for (const cc of Object.keys(kIbanBbanFormats)) kIbanCountries[26 * (cc.charCodeAt(0) - 65) + (cc.charCodeAt(1) - 65)] = 1;
 const kIbanMaxLength = 34 + 8;
 
 /**
@@ -66,7 +68,7 @@ export function ibanRunGate(text: string, start: number, _end: number): boolean 
     const b = text.charCodeAt(p + 1);
     const d1 = text.charCodeAt(p + 2);
     const d2 = text.charCodeAt(p + 3);
-    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && d1 >= 48 && d1 <= 57 && d2 >= 48 && d2 <= 57 && kIbanCountries.has(text.slice(p, p + 2))) return true;
+    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && d1 >= 48 && d1 <= 57 && d2 >= 48 && d2 <= 57 && kIbanCountries[26 * (a - 65) + (b - 65)] === 1) return true;
   }
   return false;
 }
