@@ -14,6 +14,15 @@ import { isValidDate } from './date.js';
  * itCodiceFiscaleValid('RSSMRA80A01H501V'); // false
  */
 export function itCodiceFiscaleValid(value: string): boolean {
+  // The six name letters first, before any copy: the rule's trigger hands over every 16-character
+  // token with a letter, and hex names (`db869ecdbe59fef5.png`) are the usual ones. (A non-ASCII
+  // character goes on to the full test: `ſ` upper-cases to `S`.)
+  if (value.length !== 16) return false;
+  for (let i = 0; i < 6; i++) {
+    const c = value.charCodeAt(i);
+    const lower = c | 0x20;
+    if (c < 128 && (lower < 97 || lower > 122)) return false;
+  }
   const v = value.toUpperCase();
   if (!kShape.test(v)) return false;
   const digitAt = (i: number): number => {

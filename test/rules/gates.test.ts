@@ -203,11 +203,15 @@ describe('run shapes follow from the run gates', () => {
   });
 });
 
-/** fi-hetu's gate by its definition: a maximal block of exactly six digits in [start, end) with a century sign after it. */
+/**
+ * fi-hetu's gate by its definition: a maximal block of exactly six digits in [start, end), a day
+ * (01-31) and a month (01-12) first, with a century sign after it.
+ */
 function hetuReference(text: string, start: number, end: number): boolean {
   const range = text.slice(start, end);
   for (const m of range.matchAll(/[0-9]+/g)) {
-    if (m[0].length === 6 && /[-+A-FU-Y]/.test(text.charAt(start + m.index + 6))) return true;
+    const dayMonth = /^(?:0[1-9]|[12][0-9]|3[01])(?:0[1-9]|1[0-2])/.test(m[0]);
+    if (m[0].length === 6 && dayMonth && /[-+A-FU-Y]/.test(text.charAt(start + m.index + 6))) return true;
   }
   return false;
 }
@@ -216,7 +220,7 @@ describe('fi-hetu\'s gate skips ahead', () => {
   const gate = allRuleDefs.find((r) => r.id === 'fi-hetu')!.runGate!;
 
   it('fi-hetu: skipping ahead finds exactly the blocks the definition does', () => {
-    const piece = fc.constantFrom('0', '1', '9', '12', '1234', '123456', '1234567', '-', '+', ' ', 'A', 'F', 'G', 'U', 'Y', 'Z', '.');
+    const piece = fc.constantFrom('0', '1', '9', '12', '1234', '123456', '010190', '311299', '320190', '011390', '000190', '1234567', '-', '+', ' ', 'A', 'F', 'G', 'U', 'Y', 'Z', '.');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), fc.nat(), fc.nat(), (parts, a, b) => {
         const text = parts.join('');
@@ -231,5 +235,9 @@ describe('fi-hetu\'s gate skips ahead', () => {
     expect(gate('010190-123A', 0, 6)).toBe(true);
     expect(gate('0101901-123A', 0, 7)).toBe(false);
     expect(gate('x010190-123A', 2, 7)).toBe(false);
+    // A UUID's six digits before a dash are rarely a day and a month.
+    expect(gate('0d050239-982f', 2, 8)).toBe(true);
+    expect(gate('1c373078-6dea', 2, 8)).toBe(false);
+    expect(gate('aa277658-70ef', 2, 8)).toBe(false);
   });
 });

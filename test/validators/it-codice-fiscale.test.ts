@@ -21,9 +21,15 @@ const invalid = [
   'RSSMRA80F01H501U', // F is not a month letter
   'RSSMRA80A01H5O1U', // O is not an omocodia letter
   'RSSMRA80A01H501', // 15 characters
+  'db869ecdbe59fef5', // a hex file name: a digit among the six name letters
+  'RSSMR080A01H501U',
+  'RSS-RA80A01H501U',
 ];
 
 describe('itCodiceFiscaleValid', () => {
   it.each(valid)('accepts %s', (v) => expect(itCodiceFiscaleValid(v)).toBe(true));
   it.each(invalid)('rejects %s', (v) => expect(itCodiceFiscaleValid(v)).toBe(false));
+  it('upper-cases before its letter tests: ſ (long s) is an S, as case-insensitive matching has it', () => {
+    expect(itCodiceFiscaleValid('Rſſmra80a01h501u')).toBe(true);
+  });
 });

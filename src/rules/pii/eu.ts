@@ -72,9 +72,19 @@ function isHetuSign(c: number): boolean {
 }
 
 /**
+ * DDMM at `i` is a day 01-31 and a month 01-12, as the pattern requires (the validator then checks the
+ * date itself): random six-digit blocks before a dash, as in UUIDs, mostly are not.
+ */
+function hetuDayMonth(text: string, i: number): boolean {
+  const day = 10 * (text.charCodeAt(i) - 48) + text.charCodeAt(i + 1) - 48;
+  const month = 10 * (text.charCodeAt(i + 2) - 48) + text.charCodeAt(i + 3) - 48;
+  return day >= 1 && day <= 31 && month >= 1 && month <= 12;
+}
+
+/**
  * fi-hetu's run gate looks at the maximal blocks of digits of the run (its range is their boundary):
  * its six date digits are a whole block followed by the century sign (a dash joins the run:
- * `010190-123A`). Skips like Boyer-Moore: a non-digit among the next six characters rules out every
+ * `010190-123A`), and start with a day and a month. Skips like Boyer-Moore: a non-digit among the next six characters rules out every
  * block start up to it, so a long run of shorter groups (a piece of one is handed over whole) costs
  * about one look per group instead of one per character.
  */
@@ -89,7 +99,7 @@ function hetuRunGate(text: string, start: number, end: number): boolean {
     }
     let j = i + 6;
     while (j < end && isDigitCode(text.charCodeAt(j))) j++;
-    if (j - i === 6 && isHetuSign(text.charCodeAt(i + 6))) return true;
+    if (j - i === 6 && isHetuSign(text.charCodeAt(i + 6)) && hetuDayMonth(text, i)) return true;
     i = j + 1; // text[j] is not a digit (or j is the end)
   }
   return false;
