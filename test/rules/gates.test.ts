@@ -12,6 +12,7 @@ import { referenceMatches, referenceTriggerSpans } from '../../src/rules/referen
 import { cardRunGate } from '../../src/rules/financial/cards.js';
 import { PrefilterTables, columnsOf, newTriggerPass, type PrefilterSpec } from '../../src/engine/prefilter.js';
 import { ibanRunGate } from '../../src/rules/financial/bank.js';
+import { kIbanBbanFormats } from '../../src/validators/iban.js';
 
 // The gates as the engine asks them (a `valueIsRun` rule's gate is its validator on the run).
 const program = compileProgram(allRuleDefs, re2WasmBackend);
@@ -239,5 +240,36 @@ describe('fi-hetu\'s gate skips ahead', () => {
     expect(gate('0d050239-982f', 2, 8)).toBe(true);
     expect(gate('1c373078-6dea', 2, 8)).toBe(false);
     expect(gate('aa277658-70ef', 2, 8)).toBe(false);
+  });
+});
+
+/**
+ * IBAN's gate by its definition: within 42 characters before the run, an unbroken stretch of capitals,
+ * digits and spaces reaching the run holds a registry country code followed by two digits.
+ */
+function ibanReference(text: string, start: number): boolean {
+  let q = start - 1;
+  while (q >= Math.max(0, start - 42) && /[A-Z0-9 ]/.test(text.charAt(q))) q--;
+  for (let p = q + 1; p <= start - 2; p++) {
+    if (/^[A-Z]{2}[0-9]{2}$/.test(text.slice(p, p + 4)) && kIbanBbanFormats[text.slice(p, p + 2)] !== undefined) return true;
+  }
+  return false;
+}
+
+describe('IBAN\'s gate in one backward pass', () => {
+  it('finds exactly the country codes the definition does', () => {
+    const piece = fc.constantFrom('DE', 'GB', 'NV', 'IN', 'ZZ', 'FR14', '89', '0', '12345678', ' ', 'NWBK', '-', '>', 'a', 'é', 'AB12 ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.nat(), (parts, a) => {
+        const text = parts.join('');
+        const start = a % (text.length + 1);
+        expect(ibanRunGate(text, start, text.length)).toBe(ibanReference(text, start));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(ibanRunGate('pay DE89370400440532013000', 6, 26)).toBe(true);
+    expect(ibanRunGate('INV1956090626', 3, 13)).toBe(false);
+    expect(ibanRunGate(`DE89${'0'.repeat(38)}1234`, 42, 46)).toBe(true); // the code 42 characters back
+    expect(ibanRunGate(`DE89${'0'.repeat(39)}1234`, 43, 47)).toBe(false); // 43: out of reach
   });
 });

@@ -56,21 +56,28 @@ const kIbanMaxLength = 34 + 8;
  * (`ts=1790143393280`, `INV3664362753 404`) have none and no longer wake the rule.
  */
 export function ibanRunGate(text: string, start: number, _end: number): boolean {
+  // One pass backwards over the stretch, testing each place a code could start on the way: p is the
+  // candidate's first letter, c1..c3 the three characters after it. (Pieces of a long digit run come
+  // here once per rule's gate and piece: a single pass with nothing allocated keeps them cheap.)
   const limit = Math.max(0, start - kIbanMaxLength);
-  let q = start - 1;
-  for (; q >= limit; q--) {
-    const c = text.charCodeAt(q);
-    if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32)) break;
-  }
-  // The code can start anywhere in (q, start - 2]: its check digits are at the latest the run's first two.
-  for (let p = q + 1; p <= start - 2; p++) {
-    const a = text.charCodeAt(p);
-    const b = text.charCodeAt(p + 1);
-    const d1 = text.charCodeAt(p + 2);
-    const d2 = text.charCodeAt(p + 3);
-    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && d1 >= 48 && d1 <= 57 && d2 >= 48 && d2 <= 57 && kIbanCountries[26 * (a - 65) + (b - 65)] === 1) return true;
+  let c1 = text.charCodeAt(start - 1);
+  if (start - 1 < limit || !ibanStretchCode(c1)) return false;
+  let c2 = text.charCodeAt(start);
+  let c3 = text.charCodeAt(start + 1);
+  for (let p = start - 2; p >= limit; p--) {
+    const c0 = text.charCodeAt(p);
+    if (!ibanStretchCode(c0)) return false;
+    if (c0 >= 65 && c0 <= 90 && c1 >= 65 && c1 <= 90 && c2 >= 48 && c2 <= 57 && c3 >= 48 && c3 <= 57 && kIbanCountries[26 * (c0 - 65) + (c1 - 65)] === 1) return true;
+    c3 = c2;
+    c2 = c1;
+    c1 = c0;
   }
   return false;
+}
+
+/** A character an IBAN's stretch is made of: a capital, a digit or a space. */
+function ibanStretchCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32;
 }
 
 const kIban: RuleDef = {
