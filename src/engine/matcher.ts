@@ -1,7 +1,7 @@
 import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint, asciiClass } from './checks.js';
-import { columnByte, type TriggerPass } from './prefilter.js';
+import { columnByte, type EmitCandidate, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
@@ -290,29 +290,62 @@ export class Matcher {
     this.#nonAscii.push(this.#bufStart + i);
   }
 
-  /** A trigger the prefilter reported (candidates screened by context never come here). */
-  readonly #onCandidate = (rule: number, start: number, end: number): void => {
-    const next = this.#nextOf[rule]!;
-    if (next >= 0 && end < this.#end) {
-      // Column bytes are the characters where ASCII; a non-ASCII one (128 and up) is in no ASCII class.
-      const c = this.#bytes[end - this.#bufStart]!;
-      if (c >= 128 || this.#nextColumns[next + c] === 0) return;
-    }
-    const gate = this.#gateOf[rule]!;
-    if (gate >= 0 && !this.#gatePasses(gate, start, end)) return;
-    const gs = this.#groupStart[rule]!;
-    if (gs >= 0) {
-      const ge = this.#groupEnd[rule]!;
-      if (start <= ge + this.#joinGap[rule]! && Math.max(end, ge) - Math.min(gs, start) <= kGroupCap) {
-        if (end > ge) this.#groupEnd[rule] = end;
-        if (start < gs) this.#groupStart[rule] = start;
-        return;
+  /**
+   * Triggers the prefilter reported, as (rule, start, end) triples: the native pass hands over a batch
+   * at once, the TypeScript one a trigger at a time through `#onCandidate` (candidates screened by
+   * context never come here). A trigger of a rule whose match needs a given class after its keyword is
+   * dropped when the next character is not of it; a run or token its rule's gate rejects is dropped;
+   * the rest join their rule's group of nearby triggers or start a new one.
+   */
+  #onCandidates(events: Float64Array, count: number): void {
+    const nextOf = this.#nextOf;
+    const nextColumns = this.#nextColumns;
+    const gateOf = this.#gateOf;
+    const groupStart = this.#groupStart;
+    const groupEnd = this.#groupEnd;
+    const joinGap = this.#joinGap;
+    const bytes = this.#bytes;
+    const bufStart = this.#bufStart;
+    const textEnd = this.#end;
+    for (let k = 0; k < 3 * count; k += 3) {
+      const rule = events[k]!;
+      const start = events[k + 1]!;
+      const end = events[k + 2]!;
+      const next = nextOf[rule]!;
+      if (next >= 0 && end < textEnd) {
+        // Column bytes are the characters where ASCII; a non-ASCII one (128 and up) is in no ASCII class.
+        const c = bytes[end - bufStart]!;
+        if (c >= 128 || nextColumns[next + c] === 0) continue;
       }
-      this.#waiting.push({ rule, start: gs, end: ge });
+      const gate = gateOf[rule]!;
+      if (gate >= 0 && !this.#gatePasses(gate, start, end)) continue;
+      const gs = groupStart[rule]!;
+      if (gs >= 0) {
+        const ge = groupEnd[rule]!;
+        if (start <= ge + joinGap[rule]! && Math.max(end, ge) - Math.min(gs, start) <= kGroupCap) {
+          if (end > ge) groupEnd[rule] = end;
+          if (start < gs) groupStart[rule] = start;
+          continue;
+        }
+        this.#waiting.push({ rule, start: gs, end: ge });
+      }
+      groupStart[rule] = start;
+      groupEnd[rule] = end;
     }
-    this.#groupStart[rule] = start;
-    this.#groupEnd[rule] = end;
-  };
+  }
+
+  /** One trigger at a time (the TypeScript pass), or a batch (the native one). */
+  readonly #onCandidate: EmitCandidate = Object.assign(
+    (rule: number, start: number, end: number): void => {
+      const one = this.#one;
+      one[0] = rule;
+      one[1] = start;
+      one[2] = end;
+      this.#onCandidates(one, 1);
+    },
+    { batch: (events: Float64Array, count: number): void => this.#onCandidates(events, count) },
+  );
+  readonly #one = new Float64Array(3);
 
   /** The run gate's answer for the run [start, end), asked once for all the rules sharing the gate. */
   #gatePasses(gate: number, start: number, end: number): boolean {

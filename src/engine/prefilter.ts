@@ -16,7 +16,14 @@ import { asciiClass } from './checks.js';
 import { nativeBinding, type NativeBinding, type NativeTablesSpec } from './native.js';
 
 /** Called for every trigger occurrence: rule index and the span [start, end) in global text positions. */
-export type EmitCandidate = (rule: number, start: number, end: number) => void;
+export type EmitCandidate = ((rule: number, start: number, end: number) => void) & {
+  /**
+   * Optional: the same for `count` triggers at once, as (rule, start, end) triples in `events`. The
+   * native pass hands its batches over this way when the receiver has it (one call per batch instead
+   * of one per trigger: adv/at-signs has a keyword hit every two bytes).
+   */
+  batch?: (events: Float64Array, count: number) => void;
+};
 
 /**
  * One scan's prefilter state, whichever implementation runs it: `Prefilter` (TypeScript, the
@@ -368,7 +375,8 @@ export class NativePrefilter implements TriggerPass {
   #dispatch(n: number, emit: EmitCandidate): void {
     this.#minFuture = nativeMeta[1]!;
     const out = nativeOut;
-    for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
+    if (emit.batch !== undefined) emit.batch(out, n);
+    else for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
   }
 }
 
