@@ -52,6 +52,7 @@ import { measure, type MeasureOptions } from './measure.js';
 import { runPoolPhase, type PoolBackend, type PoolPhaseResult } from './pool.js';
 import {
   evaluateGoals,
+  type GrowthPair,
   evaluatePoolGoals,
   formatBackendCases,
   formatCases,
@@ -392,6 +393,39 @@ async function bracketEngine(c: Case, first: NonNullable<CaseResult['engine']>):
   };
 }
 
+/**
+ * The growth goal compares two bodies of one kind, 128 KB and 1 MB. Their cases are measured minutes
+ * apart, and the machine's speed swings by a third within minutes (run 17: the two runs of
+ * default/html/dense/1MB took 62 and 107 ms), so the ratio of their medians told the machine's swing
+ * as much as the engine's. Here they are measured in alternation instead: each round scans the
+ * 128 KB body eight times (the same bytes as one 1 MB body) and the 1 MB body once, and gives the
+ * ratio of the two times; the figure is the median over the rounds, taken within seconds of each
+ * other.
+ */
+async function measureGrowth(mid: Case, big: Case): Promise<GrowthPair> {
+  const program = programOf(mid.set, mid.backend, mid.prefilter);
+  const times = async (c: Case, n: number): Promise<number> => {
+    const meta = { contentType: c.body.contentType };
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await scanStream(program, [c.body.bytes], meta);
+    return performance.now() - t0;
+  };
+  const per = Math.round(big.body.bytes.length / mid.body.bytes.length);
+  await times(mid, 1);
+  await times(big, 1);
+  const rounds: number[] = [];
+  for (let r = 0; r < kGrowthRounds; r++) {
+    const m = await times(mid, per);
+    const b = await times(big, 1);
+    rounds.push((b / m) * per);
+  }
+  const sorted = [...rounds].sort((x, y) => x - y);
+  return { ruleSet: mid.set.name, bodyKind: mid.bodyKind, ratio: sorted[sorted.length >> 1]!, rounds };
+}
+
+/** Alternating rounds per growth pair (a dense 1 MB body takes about 60 ms a scan, so ~1 s per pair). */
+const kGrowthRounds = quick ? 3 : 7;
+
 /** (rule set, backend) pairs whose patterns both threads have already compiled. */
 const warmed = new Set<string>();
 
@@ -527,6 +561,23 @@ async function main(): Promise<void> {
     }
   }
 
+  // Phase 2b: growth, 128 KB against 1 MB of each kind, measured in alternation (see measureGrowth).
+  const growth: GrowthPair[] = [];
+  {
+    const deadline = deadlineOf(kShares.baselines);
+    for (const set of sets) {
+      for (const kind of [...new Set(cases.filter((c) => c.set === set && c.bodyKind !== 'adv').map((c) => c.bodyKind))]) {
+        const mid = cases.findIndex((c) => c.set === set && c.bodyKind === kind && c.size === '128KB');
+        const big = cases.findIndex((c) => c.set === set && c.bodyKind === kind && c.size === '1MB');
+        const ok = (i: number): boolean => i >= 0 && results[i]?.engine?.inThread === true && results[i]?.engine?.timedOut !== true;
+        if (!ok(mid) || !ok(big) || !timeLeft(deadline)) continue;
+        const pair = await measureGrowth(cases[mid]!, cases[big]!);
+        growth.push(pair);
+        log(`growth   ${`${set.name}/${kind}`.padEnd(34)} ${pair.ratio.toFixed(2)}  (median of ${pair.rounds.length} alternating rounds: ${pair.rounds.map((r) => r.toFixed(2)).join(' ')})`);
+      }
+    }
+  }
+
   // Phase 3: the pool, in child processes of its own (bench/pool.ts), with the primary backend.
   let pool: PoolPhaseResult | null = null;
   if (poolWanted) {
@@ -556,7 +607,7 @@ async function main(): Promise<void> {
   }
   const rssEnd = rssMB();
 
-  const ruleGoals = evaluateGoals(results, sets.map((s) => s.name));
+  const ruleGoals = evaluateGoals(results, sets.map((s) => s.name), growth);
   const poolGoals = poolWanted ? evaluatePoolGoals(pool) : [];
   const goals = [...ruleGoals, ...poolGoals];
   const elapsed = (Date.now() - started) / 1000;
@@ -623,6 +674,7 @@ async function main(): Promise<void> {
       adversarial: kAdversarialWhy,
       notes,
       cases: results,
+      growth,
       // The baseline figures are the primary cases'; not repeated here.
       backendCases: secondary.map(({ a: _a, b: _b, ...rest }) => rest),
       pool,
