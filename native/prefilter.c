@@ -67,7 +67,34 @@ typedef struct {
      in the set's (ascending minimum) order. Past the sets, j = n_sets lists every set's rules for c,
      set after set: a run without separators is one sub-run of every set. */
   int32_t *len_from, *len_idx;
+  struct run_memo *memo; /* NULL when the rule set has more than K_MEMO_RULES digit rules */
+  /* For the cache's keys: bytes every shape treats alike (the same in or out of every side's set, the
+     skip character of the same sides) share a class, and so do first digits every rule's `first`
+     treats alike; a look is keyed by classes, so hex letters around a run are one look, not sixteen. */
+  uint8_t byte_class[256];
+  uint8_t first_class[10];
 } tables_t;
+
+/*
+ * What a digit run's shapes made of it, by the run's look: its digit count, separators (where and
+ * which), first digit, the three characters before it and the two after. The digit rules whose shape
+ * one of its sub-runs has, in the order they first do; the context screens, which change as the text
+ * goes, are applied to that list each time. Real text repeats a few looks over and over (timestamps,
+ * dates, addresses), and working the shapes out again for each run was about a quarter of the native
+ * pass on a log. A direct-mapped cache of K_MEMO looks per tables (one thread's), runs of at most
+ * K_MEMO_SEPS separators, rule sets of at most K_MEMO_RULES digit rules.
+ */
+#define K_MEMO 512
+#define K_MEMO_SEPS 8
+#define K_MEMO_RULES 64
+struct run_memo {
+  uint64_t hash; /* 0: empty */
+  int32_t digits, seps, first, before, after1, after2;
+  int32_t sep_at[K_MEMO_SEPS];
+  uint8_t sep_chars[K_MEMO_SEPS];
+  uint8_t n;
+  uint8_t rules[K_MEMO_RULES];
+};
 
 typedef struct {
   tables_t *t;
@@ -89,6 +116,9 @@ typedef struct {
   uint32_t *fired;
   int32_t *sub_start;
   double *ctx_end; /* per rule: where its latest context word ended */
+  /* While a run's look is worked out for the cache: where the passing digit rules go (see run_memo). */
+  uint8_t *rec;
+  int32_t rec_n;
   /* For the run shapes: the run's first digit and the three column bytes before it (nearest lowest;
      -1 until a shape needs them, or the call the run started in ends), the characters after it at its
      flush (its trailing separator, then the next; -1 unseen), and the last three column bytes scanned.
@@ -107,7 +137,7 @@ static void tables_release(tables_t *t) {
   free(t->tok_from); free(t->tok_rule); free(t->tok_flags);
   free(t->ctx_within);
   free(t->d_first); free(t->d_sides); free(t->d_side_sets); free(t->d_groups);
-  free(t->len_from); free(t->len_idx); free(t->tok_has);
+  free(t->len_from); free(t->len_idx); free(t->memo); free(t->tok_has);
   free(t);
 }
 
@@ -263,6 +293,40 @@ static int build_len_index(tables_t *t) {
   return 1;
 }
 
+/* Whether byte c is in side k of digit rule i's set, and whether it is that side's skip character. */
+static inline int side_bits(const tables_t *t, int32_t i, int k, int c) {
+  const uint8_t *side = t->d_sides + 8 * (size_t)i + 2 * k;
+  const int in = c < K_COLS && t->d_side_sets[128 * (4 * (size_t)i + k) + c] != 0;
+  return in | ((side[0] != 0 && c == side[0]) << 1);
+}
+
+/* Fills byte_class and first_class (see tables_t). */
+static void shape_classes(tables_t *t) {
+  int rep[256], n = 0;
+  for (int c = 0; c < 256; c++) {
+    int found = -1;
+    for (int e = 0; e < n && found < 0; e++) {
+      int same = 1;
+      for (int32_t i = 0; i < t->n_digit && same; i++)
+        for (int k = 0; k < 4 && same; k++) same = side_bits(t, i, k, c) == side_bits(t, i, k, rep[e]);
+      if (same) found = e;
+    }
+    if (found < 0) { rep[n] = c; found = n++; }
+    t->byte_class[c] = (uint8_t)found;
+  }
+  int drep[10], m = 0;
+  for (int d = 0; d < 10; d++) {
+    int found = -1;
+    for (int e = 0; e < m && found < 0; e++) {
+      int same = 1;
+      for (int32_t i = 0; i < t->n_digit && same; i++) same = ((t->d_first[i] >> d) & 1) == ((t->d_first[i] >> drep[e]) & 1);
+      if (same) found = e;
+    }
+    if (found < 0) { drep[m] = d; found = m++; }
+    t->first_class[d] = (uint8_t)found;
+  }
+}
+
 /* ---- tables(spec) -> external ---------------------------------------------------------------- */
 
 static napi_value create_tables(napi_env env, napi_callback_info info) {
@@ -349,7 +413,11 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     return NULL;
   }
   for (int32_t len = 0; len <= t->max_tok; len++) t->tok_has[len] = t->tok_from[len + 1] > t->tok_from[len];
-  if (!build_len_index(t)) {
+  if (t->n_digit <= K_MEMO_RULES) {
+    t->memo = (struct run_memo *)calloc(K_MEMO, sizeof(struct run_memo));
+    shape_classes(t);
+  }
+  if (!build_len_index(t) || (t->n_digit <= K_MEMO_RULES && t->memo == NULL)) {
     tables_release(t);
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
@@ -488,22 +556,18 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
     const int32_t rule = t->d_rule[i];
     /* The context screen first: it is cheaper than the shape, and report() would drop the run anyway.
        Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
-    if (s->fired[i] == s->gen || !ctx_ok(s, rule, st)) continue;
+    if (s->fired[i] == s->gen || (s->rec == NULL && !ctx_ok(s, rule, st))) continue;
     if (shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
-      put(k, rule, st, en);
+      if (s->rec != NULL) s->rec[s->rec_n++] = (uint8_t)i;
+      else put(k, rule, st, en);
     }
   }
 }
 
-static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
+/* The sub-runs of the run [st, en) of `digits` digits, each against its set's rules (see flush_run). */
+static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
   tables_t *t = s->t;
-  if (en <= st) return;
-  if (s->run_piece) {
-    for (int32_t i = 0; i < t->n_digit; i++) report(s, k, t->d_rule[i], st, en);
-    return;
-  }
-  s->gen++;
   int32_t sets = t->n_sets;
   if (s->seps == 0) {
     /* One sub-run of every set: the whole run (the index past the sets lists all their rules). */
@@ -536,6 +600,69 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
       end_sub_run(s, j, digits - sub[j], st, en, k);
     }
   }
+}
+
+/* The look of the run being flushed, by classes (see tables_t): first digit, bytes before, bytes after. */
+typedef struct { int32_t first, before, after1, after2; } look_t;
+
+static look_t look_of(const state_t *s, int32_t before) {
+  const tables_t *t = s->t;
+  const uint8_t *bc = t->byte_class;
+  look_t l;
+  l.first = t->first_class[s->run_first - 48];
+  l.before = bc[before & 0xff] | (bc[(before >> 8) & 0xff] << 8) | (bc[(before >> 16) & 0xff] << 16);
+  l.after1 = s->after1 < 0 ? -1 : bc[s->after1];
+  l.after2 = s->after2 < 0 ? -1 : bc[s->after2];
+  return l;
+}
+
+static uint64_t memo_hash(const state_t *s, int32_t digits, look_t l) {
+  uint64_t h = 1469598103934665603ULL;
+  const int32_t head[6] = { digits, s->seps, l.first, l.before, l.after1, l.after2 };
+  for (int q = 0; q < 6; q++) h = (h ^ (uint64_t)(uint32_t)head[q]) * 1099511628211ULL;
+  for (int32_t q = 0; q < s->seps; q++) h = (h ^ ((uint64_t)(uint32_t)s->sep_at[q] << 8 | s->sep_chars[q])) * 1099511628211ULL;
+  return h == 0 ? 1 : h;
+}
+
+static int memo_same(const struct run_memo *m, const state_t *s, int32_t digits, look_t l) {
+  if (m->digits != digits || m->seps != s->seps || m->first != l.first || m->before != l.before || m->after1 != l.after1 || m->after2 != l.after2) return 0;
+  for (int32_t q = 0; q < s->seps; q++) if (m->sep_at[q] != s->sep_at[q] || m->sep_chars[q] != s->sep_chars[q]) return 0;
+  return 1;
+}
+
+/* The run's rules from its look's entry, each reported unless its context screen drops it. */
+static void memo_report(state_t *s, const struct run_memo *m, int64_t st, int64_t en, sink_t *k) {
+  for (int32_t q = 0; q < m->n; q++) report(s, k, s->t->d_rule[m->rules[q]], st, en);
+}
+
+static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
+  tables_t *t = s->t;
+  if (en <= st) return;
+  if (s->run_piece) {
+    for (int32_t i = 0; i < t->n_digit; i++) report(s, k, t->d_rule[i], st, en);
+    return;
+  }
+  s->gen++;
+  if (t->memo == NULL || s->seps > K_MEMO_SEPS) {
+    flush_sub_runs(s, st, en, digits, k);
+    return;
+  }
+  const look_t l = look_of(s, run_before(s, st));
+  const uint64_t h = memo_hash(s, digits, l);
+  struct run_memo *m = t->memo + (h & (K_MEMO - 1));
+  if (m->hash != h || !memo_same(m, s, digits, l)) {
+    /* Work the look out with no context screen, into the entry. */
+    m->hash = 0;
+    s->rec = m->rules;
+    s->rec_n = 0;
+    flush_sub_runs(s, st, en, digits, k);
+    s->rec = NULL;
+    m->n = (uint8_t)s->rec_n;
+    m->digits = digits; m->seps = s->seps; m->first = l.first; m->before = l.before; m->after1 = l.after1; m->after2 = l.after2;
+    for (int32_t q = 0; q < s->seps; q++) { m->sep_at[q] = s->sep_at[q]; m->sep_chars[q] = s->sep_chars[q]; }
+    m->hash = h;
+  }
+  memo_report(s, m, st, en, k);
 }
 
 static void end_token(state_t *s, int64_t st, int64_t en, int has_digit, int has_letter, sink_t *k) {

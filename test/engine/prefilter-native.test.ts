@@ -81,6 +81,21 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('agrees when the same digit runs come back with other neighbours (the native pass caches a run\'s shapes by its look)', () => {
+    // The same numbers, again and again, each time with other characters before and after: a look
+    // cached for one must never answer for another whose neighbours a shape tells apart.
+    const rng = new Rng(20261123);
+    const runs = ['123456', '1234 5678', '12345678', '123-45-6789', '4111 1111 1111 1111', '756.1234.5678.97', '010190', '1234567', '12.345.678'];
+    const around = ['', ' ', 'QQ ', 'aQ ', 'Q ', 'ab ', 'X', 'x', '-', 'A', 'e', '(', 'GB29 ', 'ts=', '\n', 'é', 'K'];
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      while (text.length < 4000) text += rng.pick(around) + rng.pick(runs) + rng.pick(around) + rng.pick([' ', '\n', '"', ';']);
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
+      expect(events(newTriggerPass(tables, 'native'), cols, cuts)).toEqual(events(newTriggerPass(tables, 'js'), cols, cuts));
+    }
+  });
+
   it('agrees on the bench bodies of every content type', () => {
     for (const kind of kContentKinds) {
       for (const density of ['sparse', 'dense'] as const) {
