@@ -568,6 +568,7 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
 /* The sub-runs of the run [st, en) of `digits` digits, each against its set's rules (see flush_run). */
 static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
   tables_t *t = s->t;
+  s->gen++; /* a new run for `fired` */
   int32_t sets = t->n_sets;
   if (s->seps == 0) {
     /* One sub-run of every set: the whole run (the index past the sets lists all their rules). */
@@ -642,7 +643,6 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
     for (int32_t i = 0; i < t->n_digit; i++) report(s, k, t->d_rule[i], st, en);
     return;
   }
-  s->gen++;
   if (t->memo == NULL || s->seps > K_MEMO_SEPS) {
     flush_sub_runs(s, st, en, digits, k);
     return;
@@ -693,6 +693,14 @@ static int64_t min_future_start(state_t *s) {
   /* A token already longer than every token rule's maximum can no longer be reported (as the TypeScript pass). */
   if (s->tok_start >= 0 && s->tok_start < m && s->pos - s->tok_start <= s->t->max_tok) m = s->tok_start;
   return m;
+}
+
+/* A run begins with digit `first`: no separators yet, not a piece, its bytes before not taken yet. */
+static inline void begin_run(state_t *s, uint8_t first) {
+  s->run_piece = 0;
+  s->seps = 0;
+  s->run_first = first;
+  s->run_before = -1;
 }
 
 /*
@@ -772,9 +780,9 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
             const uint64_t rest = ~(m >> a);
             const int32_t b = rest == 0 ? 64 : a + __builtin_ctzll(rest);
             if (a != 0 || run_start < 0) {
-              run_start = g + a; run_digits = 0; s->run_piece = 0; s->seps = 0;
-              s->run_first = cols[i + a];
-              s->run_before = -1;
+              run_start = g + a;
+              run_digits = 0;
+              begin_run(s, cols[i + a]);
             }
             run_digits += b - a;
             run_end = g + b;
@@ -815,9 +823,9 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
         if (tok_start < 0) { tok_start = g; tok_letter = 0; }
         tok_digit = 1;
         if (run_start < 0) {
-          run_start = g; run_digits = 0; s->run_piece = 0; s->seps = 0;
-          s->run_first = c;
-          s->run_before = -1;
+          run_start = g;
+          run_digits = 0;
+          begin_run(s, c);
         }
         run_digits++;
         run_end = g + 1;
@@ -989,6 +997,21 @@ static void text_scratch_finalize(napi_env env, void *data, void *hint) {
   free(x->units); free(x->narrow); free(x);
 }
 
+/* The code point of the UTF-8 sequence at b[j] and its length (`need`; cut short at the end of invalid input). */
+static inline uint32_t utf8_at(const uint8_t *b, size_t len, size_t j, size_t *need) {
+  const uint32_t c0 = b[j];
+  uint32_t cp;
+  size_t k;
+  if (c0 < 0x80) { cp = c0; k = 1; }
+  else if (c0 >= 0xf0) { cp = c0 & 0x07; k = 4; }
+  else if (c0 >= 0xe0) { cp = c0 & 0x0f; k = 3; }
+  else { cp = c0 & 0x1f; k = 2; }
+  if (j + k > len) k = len - j; /* invalid input only: a truncated sequence */
+  for (size_t q = 1; q < k; q++) cp = (cp << 6) | (b[j + q] & 0x3f);
+  *need = k;
+  return cp;
+}
+
 /*
  * utf8Text(bytes) -> string: valid UTF-8 `bytes` (the caller checks them, as `decodeValidUtf8` does
  * with `isUtf8`) decoded to the string `Buffer#toString('utf8')` gives, in one pass that takes eight
@@ -1017,9 +1040,30 @@ static napi_value utf8_text(napi_env env, napi_callback_info info) {
     free(x->units); free(x->narrow);
     x->units = u; x->narrow = nb; x->cap = cap;
   }
-  uint16_t *u = x->units;
+  /* Latin-1 as long as every character fits, written once; at the first one that does not, what was
+     written is widened and the rest goes to UTF-16. */
+  uint8_t *nb = x->narrow;
   size_t n = 0, j = 0;
-  uint32_t wide_or = 0;
+  while (j < len) {
+    while (j + 8 <= len && ascii8(b + j)) {
+      memcpy(nb + n, b + j, 8);
+      n += 8;
+      j += 8;
+    }
+    if (j >= len) break;
+    size_t need;
+    const uint32_t cp = utf8_at(b, len, j, &need);
+    if (cp >= 0x100) break;
+    nb[n++] = (uint8_t)cp;
+    j += need;
+  }
+  napi_value r;
+  if (j >= len) {
+    napi_create_string_latin1(env, (const char *)nb, n, &r);
+    return r;
+  }
+  uint16_t *u = x->units;
+  for (size_t k = 0; k < n; k++) u[k] = nb[k];
   while (j < len) {
     while (j + 8 <= len && ascii8(b + j)) {
       for (int k = 0; k < 8; k++) u[n + k] = b[j + k];
@@ -1027,33 +1071,18 @@ static napi_value utf8_text(napi_env env, napi_callback_info info) {
       j += 8;
     }
     if (j >= len) break;
-    const uint32_t c0 = b[j];
-    uint32_t cp;
     size_t need;
-    if (c0 < 0x80) { cp = c0; need = 1; }
-    else if (c0 >= 0xf0) { cp = c0 & 0x07; need = 4; }
-    else if (c0 >= 0xe0) { cp = c0 & 0x0f; need = 3; }
-    else { cp = c0 & 0x1f; need = 2; }
-    if (j + need > len) need = len - j; /* invalid input only: a truncated sequence */
-    for (size_t k = 1; k < need; k++) cp = (cp << 6) | (b[j + k] & 0x3f);
+    uint32_t cp = utf8_at(b, len, j, &need);
     j += need;
     if (cp >= 0x10000) {
       cp -= 0x10000;
       u[n++] = (uint16_t)(0xd800 + ((cp >> 10) & 0x3ff)); /* n <= j - 2 here: a 4-byte sequence */
       u[n++] = (uint16_t)(0xdc00 + (cp & 0x3ff));
-      wide_or |= 0x100;
     } else {
       u[n++] = (uint16_t)cp;
-      wide_or |= cp;
     }
   }
-  napi_value r;
-  if (wide_or < 0x100) {
-    for (size_t k = 0; k < n; k++) x->narrow[k] = (uint8_t)u[k];
-    napi_create_string_latin1(env, (const char *)x->narrow, n, &r);
-  } else {
-    napi_create_string_utf16(env, (const char16_t *)u, n, &r);
-  }
+  napi_create_string_utf16(env, (const char16_t *)u, n, &r);
   return r;
 }
 
