@@ -72,6 +72,12 @@ export function re2Alternation(rules: readonly RuleDef[]): BaselineSpec | null {
 export interface BaselineRun {
   run(body: Uint8Array): number;
   estimate?(body: Uint8Array, budgetMs: number): Estimate;
+  /**
+   * (b) only: the time of some of the windows of a body's text (`windowsOf`) and how many matched,
+   * for the paired measurement (worker.ts, `pairedRun`). `warm`: the same windows once
+   * untimed first (RE2 builds its DFA states lazily: a first pass over a 1 MB log took 1.7× a second).
+   */
+  timeWindows?(text: string, spans: ReadonlyArray<readonly [number, number]>, warm: boolean): { ms: number; count: number };
 }
 
 export interface Estimate {
@@ -106,20 +112,7 @@ export function compileBaseline(spec: BaselineSpec): BaselineRun {
   }
   const { RE2 } = require('re2-wasm') as { RE2: Re2Ctor };
   const re = new RE2(spec.source, spec.flags);
-  const step = Math.max(1, kWindowChars - spec.overlap);
-  const windows = (text: string): Array<[number, number]> => {
-    const out: Array<[number, number]> = [];
-    for (let start = 0; start < text.length; start += step) {
-      let s = start;
-      let e = Math.min(text.length, start + kWindowChars);
-      // Never split a surrogate pair: re2-wasm's `u` mode rejects a lone surrogate.
-      if (s > 0 && isLowSurrogate(text.charCodeAt(s))) s--;
-      if (e < text.length && isLowSurrogate(text.charCodeAt(e))) e++;
-      out.push([s, e]);
-      if (e >= text.length) break;
-    }
-    return out;
-  };
+  const windows = (text: string): Array<[number, number]> => windowsOf(text, spec.overlap);
   return {
     run(body) {
       const text = decode(body);
@@ -146,7 +139,42 @@ export function compileBaseline(spec: BaselineSpec): BaselineRun {
       const estimated = timed < all.length;
       return { ms: estimated ? (elapsed / timed) * all.length : elapsed, count: hits, estimated, windowsTimed: timed, windows: all.length };
     },
+    timeWindows(text, spans, warm) {
+      const pass = (): number => {
+        let hits = 0;
+        for (const [s, e] of spans) if (re.test(text.slice(s, e))) hits++;
+        return hits;
+      };
+      if (warm) pass();
+      const t0 = performance.now();
+      const count = pass();
+      return { ms: performance.now() - t0, count };
+    },
   };
+}
+
+/**
+ * Baseline (b)'s windows over `text`: [start, end) pairs of at most kWindowChars characters, each
+ * sharing `overlap` characters with the one before, never splitting a surrogate pair.
+ */
+export function windowsOf(text: string, overlap: number): Array<[number, number]> {
+  const step = Math.max(1, kWindowChars - overlap);
+  const out: Array<[number, number]> = [];
+  for (let start = 0; start < text.length; start += step) {
+    let s = start;
+    let e = Math.min(text.length, start + kWindowChars);
+    // Never split a surrogate pair: re2-wasm's `u` mode rejects a lone surrogate.
+    if (s > 0 && isLowSurrogate(text.charCodeAt(s))) s--;
+    if (e < text.length && isLowSurrogate(text.charCodeAt(e))) e++;
+    out.push([s, e]);
+    if (e >= text.length) break;
+  }
+  return out;
+}
+
+/** A body's text as the baselines read it (UTF-8). */
+export function baselineText(body: Uint8Array): string {
+  return decode(body);
 }
 
 function isLowSurrogate(c: number): boolean {

@@ -60,6 +60,7 @@ import {
   formatPool,
   formatPoolGoals,
   mbps,
+  pairedRatio,
   summarizeBackends,
   type BaselineResult,
   type CaseResult,
@@ -450,6 +451,51 @@ async function warmUp(c: Case, guard: BenchWorker): Promise<void> {
   log(`warm-up  ${c.set.name} [${variantName(c)}]: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+/** Rounds of a paired (b) measurement (see `measurePairedB`), and the engine's time per burst. */
+const kPairedRounds = quick ? 3 : 6;
+const kBurstMs = quick ? 40 : 100;
+/**
+ * The baselines' thread optimizes the engine's code only on the bodies it scans there: before the
+ * first case, it scans every paired case's body for `kPairedWarmEachMs` (with 100 ms on one body, a
+ * dense JSON body's bursts took 67-90 ms against 72-76 ms after 600 ms), and each case's body again for
+ * `kPairedWarmMs` before its first burst.
+ */
+const kPairedWarmEachMs = quick ? 60 : 200;
+const kPairedWarmMs = quick ? 100 : 200;
+
+/**
+ * Baseline (b) on a 1 MB body, measured in alternation with the engine. (b) takes 0.5-2 s on such a
+ * body, so it is one sample, and the engine's figure a median of samples taken a second away; the
+ * machine's speed swings by a third within seconds (the same body scanned in 6.6 and then 9.5 ms, 160 ms
+ * apart), so the ratio of the two followed the machine as much as the code. Here the guard thread times
+ * the body's windows in up to `kPairedRounds` runs of consecutive windows, with the engine (the median
+ * of a burst of scans of the whole body) before the first round and after each one; each round is
+ * paired with the mean of the bursts around it, and the ratio is (b)'s time over the engine's time for
+ * the same share of the body (`pairedRatio`). Rounds stop once (b) has been timed for
+ * `kEstimateAfterMs`, as its probe does, and the remaining windows are extrapolated (the body's time is a
+ * sum of its windows').
+ */
+/**
+ * Cases whose (b) is measured paired: 1 MB bodies the engine scans in its budget. Not with the re2-wasm
+ * backend: the guard thread would hold the engine's patterns and (b)'s alternation in one re2-wasm
+ * heap, which two sets of patterns can exhaust.
+ */
+function pairedCase(c: Case): boolean {
+  return c.size === '1MB' && c.backend.name !== 're2-wasm';
+}
+
+async function measurePairedB(host: BenchWorker, c: Case, spec: BaselineSpec): Promise<BaselineResult> {
+  const engine = { ruleSet: c.set.name, backend: workerBackend(c.backend), prefilter: c.prefilter, contentType: c.body.contentType };
+  const out = await host.paired(engine, spec, c.body.bytes, { rounds: kPairedRounds, burstMs: kBurstMs, settleScans: 2, warmMs: kPairedWarmMs, stopAfterMs: kEstimateAfterMs }, kBudgetMs.b[c.bodyKind === 'adv' ? 'adv' : 'body']);
+  if (out.status !== 'ok') return out;
+  const covered = out.rounds.reduce((a, r) => a + r.share, 0);
+  const ms = out.rounds.reduce((a, r) => a + r.bMs, 0) / covered;
+  const partial = out.windowsTimed < out.windows;
+  const r: BaselineResult = { status: 'ok', p50: ms, p99: ms, mbps: mbps(c.body.bytes.length, ms), count: out.count, samples: partial ? 0 : 1, paired: { ratio: pairedRatio(out.rounds), rounds: out.rounds } };
+  if (partial) r.extrapolated = { windowsTimed: out.windowsTimed, windows: out.windows };
+  return r;
+}
+
 async function measureBaseline(host: BenchWorker, c: Case, spec: BaselineSpec | null): Promise<BaselineResult> {
   if (spec === null) return { status: 'skipped', reason: 'no rules' };
   const options = spec.kind === 'a' ? kBaselineAOptions : kBaselineBOptions;
@@ -535,6 +581,18 @@ async function main(): Promise<void> {
     const specs = new Map(sets.map((s) => [s.name, { a: v8Alternation(s.rules), b: re2Alternation(s.rules) }]));
     const deadline = deadlineOf(kShares.baselines);
     try {
+      if (baselineKinds.has('b')) {
+        // The paired cases time the engine in this worker: its code is first warmed on their bodies.
+        const t0 = Date.now();
+        for (const set of sets) {
+          const paired = order.filter(({ c, i }) => c.set === set && pairedCase(c) && results[i]?.engine?.inThread === true).map(({ c }) => c);
+          const first = paired[0];
+          if (first === undefined) continue;
+          const engine = { ruleSet: set.name, backend: workerBackend(first.backend), prefilter: first.prefilter };
+          await host.warmEngine(engine, paired.map((c) => ({ contentType: c.body.contentType, body: c.body.bytes })), kPairedWarmEachMs, 120_000);
+        }
+        log(`warm-up  engine in the baselines' worker, for the paired (b) cases: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      }
       for (const { c, i } of order) {
         const r = results[i];
         const spec = specs.get(c.set.name);
@@ -545,11 +603,13 @@ async function main(): Promise<void> {
             r[which] = { status: 'skipped', reason: 'time budget' };
             continue;
           }
-          const br = await measureBaseline(host, c, spec[which]);
+          const bSpec = spec.b;
+          const br = which === 'b' && bSpec !== null && pairedCase(c) ? await measurePairedB(host, c, bSpec) : await measureBaseline(host, c, spec[which]);
           r[which] = br;
           const est = br.status === 'ok' && br.extrapolated !== undefined ? ` (extrapolated from ${br.extrapolated.windowsTimed}/${br.extrapolated.windows} windows)` : '';
           const shown = br.status === 'ok' ? `${br.mbps.toFixed(3).padStart(9)} MB/s${est}` : br.status === 'timeout' ? `> ${br.budgetMs / 1000} s budget` : br.status;
-          log(`baseline ${which} ${c.name.padEnd(32)} ${shown}`);
+          const pairs = br.status === 'ok' && br.paired !== undefined ? `  paired ×${br.paired.ratio.toFixed(1)} (unpaired ${(br.p50 / r.engine.p50).toFixed(1)}), rounds (b)/engine ms: ${br.paired.rounds.map((x) => `${x.bMs.toFixed(0)}/${x.engineMs.toFixed(2)}`).join(' ')}` : '';
+          log(`baseline ${which} ${c.name.padEnd(32)} ${shown}${pairs}`);
         }
         if (r.engine.inThread === true && timeLeft(deadline)) {
           r.engine = await bracketEngine(c, r.engine);
@@ -621,6 +681,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log('MB/s = 10^6 bytes per second at the median (p50) time per body; ×(a), ×(b) = engine speed / baseline speed (> 1: engine faster).');
     console.log('~: baseline (b) time extrapolated from its first 64 KiB windows (it is a sum of independent windows, so linear).');
+    console.log('(b) paired (1 MB bodies): (b) timed in rounds of a few windows, the engine timed before and after each round; ×(b) = (b) time / the engine\'s time for the same share of the body at its round (bench/README.md).');
     console.log('found/planted: engine findings / synthetic values planted (decoys not counted; one value can give two findings).');
   }
   if (secondary.length > 0) {

@@ -15,6 +15,11 @@ export type BaselineResult =
       samples: number;
       /** Set when the time was extrapolated from the first windows (baseline (b) only). */
       extrapolated?: { windowsTimed: number; windows: number };
+      /**
+       * Baseline (b) measured in alternation with the engine (1 MB bodies; engine.bench.ts,
+       * `measurePairedB`): its ratio replaces p50 / engine p50 in `ratio`.
+       */
+      paired?: PairedB;
     }
   | { status: 'timeout'; budgetMs: number }
   | { status: 'error'; message: string }
@@ -71,9 +76,40 @@ export function ratio(c: CaseResult, which: 'a' | 'b'): { value: number; bound: 
   if (r === undefined || c.engine === null) return undefined;
   const engineBound = c.engine.timedOut === true;
   // An extrapolated (b) time is an estimate of a linear sum, not a bound: reported as exact, marked `~`.
-  if (r.status === 'ok') return { value: r.p50 / c.engine.p50, bound: engineBound ? 'upper' : 'exact' };
+  if (r.status === 'ok') return { value: r.paired !== undefined ? r.paired.ratio : r.p50 / c.engine.p50, bound: engineBound ? 'upper' : 'exact' };
   if (r.status === 'timeout' && !engineBound) return { value: r.budgetMs / c.engine.p50, bound: 'lower' };
   return undefined;
+}
+
+/**
+ * One round of a paired (b) measurement: (b) over a run of consecutive windows (`bMs`), the engine's
+ * time for the whole body measured right before and right after it (`engineMs`, their mean), and the
+ * share of the body's window characters those windows hold.
+ */
+export interface PairedRound {
+  bMs: number;
+  engineMs: number;
+  share: number;
+}
+
+export interface PairedB {
+  ratio: number;
+  rounds: PairedRound[];
+}
+
+/**
+ * The paired ratio: (b)'s time over the rounds' windows / the engine's time for the same share of the
+ * body, each share timed at its own round. A machine that slows down for a while slows both sides of
+ * the rounds it falls on, so it cancels; with one steady speed this is (b) time / engine time.
+ */
+export function pairedRatio(rounds: readonly PairedRound[]): number {
+  let b = 0;
+  let e = 0;
+  for (const r of rounds) {
+    b += r.bMs;
+    e += r.engineMs * r.share;
+  }
+  return e > 0 ? b / e : Number.POSITIVE_INFINITY;
 }
 
 /** `lower`: the true value is at least this; `upper`: at most this. */
@@ -202,6 +238,7 @@ function caseNote(c: CaseResult): string {
     const r = c[which];
     if (r?.status === 'error') notes.push(`(${which}) error: ${r.message.slice(0, 60)}`);
     if (r?.status === 'skipped' && r.reason !== 'no rules') notes.push(`(${which}) skipped: ${r.reason}`);
+    if (r?.status === 'ok' && r.paired !== undefined) notes.push(`(${which}) paired, ${r.paired.rounds.length} rounds`);
   }
   return notes.join('; ');
 }

@@ -12,8 +12,9 @@
  * timed call, then (baselines only) `result`, or `error`.
  */
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
-import { compileBaseline, type BaselineRun, type BaselineSpec } from './baselines.js';
+import { baselineText, compileBaseline, windowsOf, type BaselineRun, type BaselineSpec } from './baselines.js';
 import { measure, plannedSamples, probe, type MeasureOptions, type Measured } from './measure.js';
+import type { PairedRound } from './report.js';
 
 /** Rule sets the worker can rebuild by name (rules hold functions, so they cannot be posted). */
 export type RuleSetName = 'default' | 'all' | 'fixture';
@@ -31,7 +32,32 @@ type Request =
       /** (b) only: past this, the probe stops and extrapolates from the windows timed so far. */
       estimateAfterMs: number;
     }
-  | { type: 'engine'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; contentType: string; body: Uint8Array };
+  | { type: 'engine'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; contentType: string; body: Uint8Array }
+  /** The engine scans each body for `msEach`, untimed: warms this thread's engine code for `paired`. */
+  | { type: 'warm'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; items: Array<{ contentType: string; body: Uint8Array }>; msEach: number }
+  /** Baseline (b) in alternation with the engine (see `pairedRun`). */
+  | ({ type: 'paired'; id: number; ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; contentType: string; spec: BaselineSpec; body: Uint8Array } & PairedPlan);
+
+/** How `pairedRun` spends its time. */
+export interface PairedPlan {
+  /** Rounds of (b) over consecutive windows, at most. */
+  rounds: number;
+  /** Each engine burst scans for this long (at least 3 scans), after `settleScans` untimed ones. */
+  burstMs: number;
+  settleScans: number;
+  /** Untimed scans of the body for this long first (this thread's engine code warms up). */
+  warmMs: number;
+  /** No round starts once (b) has been timed for this long; the rest of the body is extrapolated. */
+  stopAfterMs: number;
+}
+
+/** What `pairedRun` measured: the rounds, (b)'s positive windows, and the windows it timed. */
+export interface PairedOutcome {
+  rounds: PairedRound[];
+  count: number;
+  windowsTimed: number;
+  windows: number;
+}
 
 /** Which prefilter the engine runs: `auto` (the native pass where it is built) or the TypeScript one. */
 export type BenchPrefilter = 'auto' | 'js';
@@ -45,7 +71,8 @@ export interface Extrapolated {
 type Reply =
   | { type: 'probe'; id: number; ms: number; count: number }
   | { type: 'result'; id: number; measured: Measured; count: number; extrapolated?: Extrapolated }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string }
+  | ({ type: 'paired'; id: number } & PairedOutcome);
 
 export type BaselineOutcome =
   | { status: 'ok'; measured: Measured; count: number; extrapolated?: Extrapolated }
@@ -92,6 +119,14 @@ if (!isMainThread && parentPort !== null) {
           port.postMessage({ type: 'probe', id: req.id, ms, count } satisfies Reply);
           return;
         }
+        if (req.type === 'warm') {
+          const scan = await engineFor(req.ruleSet, req.backend, req.prefilter);
+          for (const { contentType, body } of req.items) {
+            for (const t0 = performance.now(); performance.now() - t0 < req.msEach; ) await scan(contentType, body);
+          }
+          port.postMessage({ type: 'probe', id: req.id, ms: 0, count: 0 } satisfies Reply);
+          return;
+        }
         const key = `${req.spec.kind}\0${req.spec.flags}\0${req.spec.source}`;
         let run = compiled.get(key);
         if (run === undefined) {
@@ -99,6 +134,12 @@ if (!isMainThread && parentPort !== null) {
           compiled.set(key, run);
         }
         const fn = run;
+        if (req.type === 'paired') {
+          const scan = await engineFor(req.ruleSet, req.backend, req.prefilter);
+          const out = await pairedRun(fn, (body) => scan(req.contentType, body), req.body, req.spec, req);
+          port.postMessage({ type: 'paired', id: req.id, ...out } satisfies Reply);
+          return;
+        }
         let count = 0;
         let ms: number;
         if (fn.estimate !== undefined) {
@@ -125,6 +166,60 @@ if (!isMainThread && parentPort !== null) {
       }
     })();
   });
+}
+
+/**
+ * Baseline (b) on one body in alternation with the engine, both in this thread: an engine burst (the
+ * median of scans of the whole body for `burstMs`), then (b) over a run of consecutive windows (run once
+ * untimed first: RE2 builds its DFA states lazily, and a first pass over a 1 MB log took 1.7× a second),
+ * then another burst, and so on. Each round is paired with the mean of the bursts around it. One thread
+ * and no pause between the parts: a thread that had been idle for 200 ms scanned the next bodies up to
+ * 1.4× slower (measured), which would have counted against whichever side came after a wait.
+ */
+async function pairedRun(fn: BaselineRun, scan: (body: Uint8Array) => Promise<unknown>, body: Uint8Array, spec: BaselineSpec, plan: PairedPlan): Promise<PairedOutcome> {
+  if (fn.timeWindows === undefined) throw new Error('this baseline has no windows');
+  // Decoded once: a megabyte of garbage per round would bring this thread's heap to a major GC, whose
+  // marking slowed the engine's bursts (an HTML body's took 15 ms against 8.8 a round later).
+  const text = baselineText(body);
+  const spans = windowsOf(text, spec.overlap);
+  const lengths = spans.map(([s, e]) => e - s);
+  const total = lengths.reduce((a, b) => a + b, 0);
+  const per = Math.max(1, Math.ceil(lengths.length / Math.max(1, plan.rounds)));
+  const burst = async (): Promise<number> => {
+    const times: number[] = [];
+    // The first scans after (b) run on caches (b) filled: not timed.
+    for (let i = 0; i < plan.settleScans; i++) await scan(body);
+    const t0 = performance.now();
+    while (times.length < 3 || (performance.now() - t0 < plan.burstMs && times.length < 25)) {
+      const s = performance.now();
+      await scan(body);
+      times.push(performance.now() - s);
+    }
+    times.sort((x, y) => x - y);
+    const m = times.length >> 1;
+    return times.length % 2 === 1 ? times[m]! : (times[m - 1]! + times[m]!) / 2;
+  };
+  const rounds: PairedRound[] = [];
+  let timed = 0;
+  let count = 0;
+  let done = 0;
+  // This thread's first scans of the body compile and optimize the engine's code: untimed.
+  for (const t0 = performance.now(); performance.now() - t0 < plan.warmMs; ) await scan(body);
+  let before = await burst();
+  for (let from = 0; from < lengths.length; from += per) {
+    const to = Math.min(lengths.length, from + per);
+    const w = fn.timeWindows(text, spans.slice(from, to), true);
+    const after = await burst();
+    let chars = 0;
+    for (let i = from; i < to; i++) chars += lengths[i]!;
+    rounds.push({ bMs: w.ms, engineMs: (before + after) / 2, share: total > 0 ? chars / total : 0 });
+    before = after;
+    timed += w.ms;
+    count += w.count;
+    done = to;
+    if (timed > plan.stopAfterMs) break;
+  }
+  return { rounds, count, windowsTimed: done, windows: lengths.length };
 }
 
 type Settled = { kind: 'probe' | 'result'; reply: Reply } | { kind: 'timeout' } | { kind: 'error'; message: string };
@@ -217,6 +312,34 @@ export class BenchWorker {
     const outcome: BaselineOutcome = { status: 'ok', measured: r.measured, count: r.count };
     if (r.extrapolated !== undefined) outcome.extrapolated = r.extrapolated;
     return outcome;
+  }
+
+  /**
+   * The engine scans each body for `msEach` in this worker, untimed, so that its code is optimized on
+   * every kind of body before `paired` times it (the main thread's has seen them all by then).
+   */
+  async warmEngine(engine: { ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter }, items: Array<{ contentType: string; body: Uint8Array }>, msEach: number, budgetMs: number): Promise<void> {
+    const req: Request = { type: 'warm', id: this.#nextId++, ...engine, items: items.map((i) => ({ contentType: i.contentType, body: Uint8Array.from(i.body) })), msEach };
+    const out = await this.#request(req, budgetMs, () => null);
+    if (out.kind === 'error') throw new Error(`warming the engine in the baselines' worker: ${out.message}`);
+    if (out.kind === 'timeout') throw new Error(`warming the engine in the baselines' worker took over ${budgetMs} ms`);
+  }
+
+  /** Baseline (b) in alternation with the engine on `body` (see `pairedRun`), the whole bounded by `budgetMs`. */
+  async paired(
+    engine: { ruleSet: RuleSetName; backend: EngineBackendName; prefilter: BenchPrefilter; contentType: string },
+    spec: BaselineSpec,
+    body: Uint8Array,
+    plan: PairedPlan,
+    budgetMs: number,
+  ): Promise<({ status: 'ok' } & PairedOutcome) | { status: 'timeout'; budgetMs: number } | { status: 'error'; message: string }> {
+    const req: Request = { type: 'paired', id: this.#nextId++, ...engine, spec, body: Uint8Array.from(body), ...plan };
+    const out = await this.#request(req, budgetMs, () => null);
+    if (out.kind === 'timeout') return { status: 'timeout', budgetMs };
+    if (out.kind === 'error') return { status: 'error', message: out.message };
+    const r = out.reply;
+    if (r.type !== 'paired') return { status: 'error', message: 'unexpected reply' };
+    return { status: 'ok', rounds: r.rounds, count: r.count, windowsTimed: r.windowsTimed, windows: r.windows };
   }
 
   async close(): Promise<void> {

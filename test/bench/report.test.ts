@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGoals, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
+import { evaluateGoals, pairedRatio, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import type { RuleDef } from '../../src/rules/types.js';
 
 /** A measured case with only what the goals read. */
 function measured(ruleSet: string, bodyKind: string, size: string, p50: number): CaseResult {
@@ -39,5 +41,62 @@ describe('bench goals: growth', () => {
     const g = growth([{ ruleSet: 'all', bodyKind: 'json/sparse', ratio: 8.2, rounds: [8.2] }]);
     expect(g.items.find((i) => i.label === 'json/sparse')).toEqual({ label: 'json/sparse', value: 12, bound: 'exact', pass: false });
     expect(g.pass).toBe(false);
+  });
+});
+
+describe('bench goals: baseline (b) measured paired', () => {
+  const withB = (engineP50: number, b: BaselineResult): CaseResult => ({ ...measured('default', 'text/sparse', '1MB', engineP50), b });
+  const bGoal = (c: CaseResult) => evaluateGoals([c], ['default']).find((g) => g.goal.includes('baseline (b)'))!;
+
+  it('pairs each round of (b) with the engine time of its share of the body', () => {
+    // Two halves: the machine is twice as slow during the second, for both sides.
+    expect(pairedRatio([
+      { bMs: 300, engineMs: 6, share: 0.5 },
+      { bMs: 600, engineMs: 12, share: 0.5 },
+    ])).toBeCloseTo(100, 10);
+    // Unequal shares weigh the engine's time by share: (100 + 500) / (4 × 0.25 + 8 × 0.75).
+    expect(pairedRatio([
+      { bMs: 100, engineMs: 4, share: 0.25 },
+      { bMs: 500, engineMs: 8, share: 0.75 },
+    ])).toBeCloseTo(600 / 7, 10);
+    expect(pairedRatio([])).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('judges the goal on the paired ratio, not on the two medians', () => {
+    // The medians alone: 600 ms / 7 ms = 85.7× (the engine measured in a slow moment).
+    const rounds = [{ bMs: 600, engineMs: 5.5, share: 1 }];
+    const paired = withB(7, { status: 'ok', p50: 600, p99: 600, mbps: 1.7, count: 0, samples: 1, paired: { ratio: pairedRatio(rounds), rounds } });
+    const g = bGoal(paired);
+    expect(g.items[0]!.value).toBeCloseTo(600 / 5.5, 10);
+    expect(g.pass).toBe(true);
+    const unpaired = withB(7, { status: 'ok', p50: 600, p99: 600, mbps: 1.7, count: 0, samples: 1 });
+    expect(bGoal(unpaired).items[0]!.value).toBeCloseTo(600 / 7, 10);
+    expect(bGoal(unpaired).pass).toBe(false);
+  });
+});
+
+describe('bench baseline (b) windows', () => {
+  it('cover the text in overlapping windows of at most 64 KiB, never splitting a surrogate pair', () => {
+    const text = 'a'.repeat(kWindowChars - 1) + '\u{1F600}' + 'b'.repeat(3 * kWindowChars);
+    const spans = windowsOf(text, 100);
+    expect(spans[0]).toEqual([0, kWindowChars + 1]); // the pair straddling the end stays whole
+    for (let i = 1; i < spans.length; i++) {
+      expect(spans[i]![0]).toBeLessThanOrEqual(spans[i - 1]![1] - 100);
+      expect(spans[i]![1] - spans[i]![0]).toBeLessThanOrEqual(kWindowChars + 1);
+    }
+    expect(spans.at(-1)![1]).toBe(text.length);
+  });
+
+  it('times a subset of the windows and counts the ones that match', () => {
+    const spec = re2Alternation([{ id: 't', pattern: 'needle[0-9]', maxLength: 7 } as RuleDef])!;
+    const run = compileBaseline(spec);
+    const text = 'x'.repeat(70_000) + 'needle7' + 'x'.repeat(200_000);
+    const spans = windowsOf(text, spec.overlap);
+    expect(spans.length).toBeGreaterThan(3);
+    const first = run.timeWindows!(text, spans.slice(0, 2), true);
+    expect(first.count).toBe(1); // the second window holds the needle
+    expect(first.ms).toBeGreaterThanOrEqual(0);
+    expect(run.timeWindows!(text, spans.slice(2), false).count).toBe(0);
+    expect(run.run(Buffer.from(text))).toBe(1);
   });
 });
