@@ -86,12 +86,13 @@ typedef struct {
  */
 #define K_MEMO 512
 #define K_MEMO_SEPS 8
-#define K_MEMO_RULES 64
-struct run_memo {
-  uint64_t hash; /* 0: empty */
-  int32_t digits, seps, first, before, after1, after2;
-  int32_t sep_at[K_MEMO_SEPS];
-  uint8_t sep_chars[K_MEMO_SEPS];
+#define K_MEMO_RULES 39
+/* One cache line: the look packed in three words (see look_of), then the rules: rule sets with more
+   digit rules than fit (the default set has 31, every rule 36) go without the cache. */
+struct __attribute__((aligned(64))) run_memo {
+  uint64_t key;       /* 0: empty */
+  uint64_t sep_at;    /* digits before each separator, one byte each (a run spans at most 256 bytes) */
+  uint64_t sep_chars; /* the separators' column bytes */
   uint8_t n;
   uint8_t rules[K_MEMO_RULES];
 };
@@ -414,7 +415,8 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   }
   for (int32_t len = 0; len <= t->max_tok; len++) t->tok_has[len] = t->tok_from[len + 1] > t->tok_from[len];
   if (t->n_digit <= K_MEMO_RULES) {
-    t->memo = (struct run_memo *)calloc(K_MEMO, sizeof(struct run_memo));
+    t->memo = (struct run_memo *)aligned_alloc(64, K_MEMO * sizeof(struct run_memo));
+    if (t->memo != NULL) memset(t->memo, 0, K_MEMO * sizeof(struct run_memo));
     shape_classes(t);
   }
   if (!build_len_index(t) || (t->n_digit <= K_MEMO_RULES && t->memo == NULL)) {
@@ -603,32 +605,35 @@ static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, s
   }
 }
 
-/* The look of the run being flushed, by classes (see tables_t): first digit, bytes before, bytes after. */
-typedef struct { int32_t first, before, after1, after2; } look_t;
+/*
+ * The look of the run being flushed (see run_memo), packed: its digit count (9 bits), separator count
+ * (4), first digit's class (4), the three bytes before by class (24), and the two after by class, +1
+ * (9 each; 0 unseen), with the top bit set so that no look packs to 0 (an empty entry); then the
+ * separators' places and bytes, one byte each. Three words, compared and hashed at once: the former
+ * field-by-field hash was a chain of multiplies as long as the fields.
+ */
+typedef struct { uint64_t key, sep_at, sep_chars; } look_t;
 
-static look_t look_of(const state_t *s, int32_t before) {
+static inline look_t look_of(const state_t *s, int32_t digits, int32_t before) {
   const tables_t *t = s->t;
   const uint8_t *bc = t->byte_class;
+  const uint64_t b = (uint64_t)bc[before & 0xff] | ((uint64_t)bc[(before >> 8) & 0xff] << 8) | ((uint64_t)bc[(before >> 16) & 0xff] << 16);
+  const uint64_t a1 = s->after1 < 0 ? 0 : (uint64_t)bc[s->after1] + 1;
+  const uint64_t a2 = s->after2 < 0 ? 0 : (uint64_t)bc[s->after2] + 1;
   look_t l;
-  l.first = t->first_class[s->run_first - 48];
-  l.before = bc[before & 0xff] | (bc[(before >> 8) & 0xff] << 8) | (bc[(before >> 16) & 0xff] << 16);
-  l.after1 = s->after1 < 0 ? -1 : bc[s->after1];
-  l.after2 = s->after2 < 0 ? -1 : bc[s->after2];
+  l.key = (uint64_t)digits | ((uint64_t)s->seps << 9) | ((uint64_t)t->first_class[s->run_first - 48] << 13) | (b << 17) | (a1 << 41) | (a2 << 50) | (1ULL << 63);
+  l.sep_at = 0;
+  l.sep_chars = 0;
+  for (int32_t q = 0; q < s->seps; q++) {
+    l.sep_at |= (uint64_t)(uint8_t)s->sep_at[q] << (8 * q);
+    l.sep_chars |= (uint64_t)s->sep_chars[q] << (8 * q);
+  }
   return l;
 }
 
-static uint64_t memo_hash(const state_t *s, int32_t digits, look_t l) {
-  uint64_t h = 1469598103934665603ULL;
-  const int32_t head[6] = { digits, s->seps, l.first, l.before, l.after1, l.after2 };
-  for (int q = 0; q < 6; q++) h = (h ^ (uint64_t)(uint32_t)head[q]) * 1099511628211ULL;
-  for (int32_t q = 0; q < s->seps; q++) h = (h ^ ((uint64_t)(uint32_t)s->sep_at[q] << 8 | s->sep_chars[q])) * 1099511628211ULL;
-  return h == 0 ? 1 : h;
-}
-
-static int memo_same(const struct run_memo *m, const state_t *s, int32_t digits, look_t l) {
-  if (m->digits != digits || m->seps != s->seps || m->first != l.first || m->before != l.before || m->after1 != l.after1 || m->after2 != l.after2) return 0;
-  for (int32_t q = 0; q < s->seps; q++) if (m->sep_at[q] != s->sep_at[q] || m->sep_chars[q] != s->sep_chars[q]) return 0;
-  return 1;
+static inline uint32_t memo_slot(look_t l) {
+  const uint64_t h = l.key * 0x9e3779b97f4a7c15ULL ^ l.sep_at * 0xc2b2ae3d27d4eb4fULL ^ l.sep_chars * 0x165667b19e3779f9ULL;
+  return (uint32_t)(h >> 55) & (K_MEMO - 1);
 }
 
 /* The run's rules from its look's entry, each reported unless its context screen drops it. */
@@ -647,20 +652,19 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
     flush_sub_runs(s, st, en, digits, k);
     return;
   }
-  const look_t l = look_of(s, run_before(s, st));
-  const uint64_t h = memo_hash(s, digits, l);
-  struct run_memo *m = t->memo + (h & (K_MEMO - 1));
-  if (m->hash != h || !memo_same(m, s, digits, l)) {
+  const look_t l = look_of(s, digits, run_before(s, st));
+  struct run_memo *m = t->memo + memo_slot(l);
+  if (m->key != l.key || m->sep_at != l.sep_at || m->sep_chars != l.sep_chars) {
     /* Work the look out with no context screen, into the entry. */
-    m->hash = 0;
+    m->key = 0;
     s->rec = m->rules;
     s->rec_n = 0;
     flush_sub_runs(s, st, en, digits, k);
     s->rec = NULL;
     m->n = (uint8_t)s->rec_n;
-    m->digits = digits; m->seps = s->seps; m->first = l.first; m->before = l.before; m->after1 = l.after1; m->after2 = l.after2;
-    for (int32_t q = 0; q < s->seps; q++) { m->sep_at[q] = s->sep_at[q]; m->sep_chars[q] = s->sep_chars[q]; }
-    m->hash = h;
+    m->sep_at = l.sep_at;
+    m->sep_chars = l.sep_chars;
+    m->key = l.key;
   }
   memo_report(s, m, st, en, k);
 }
