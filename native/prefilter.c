@@ -27,7 +27,13 @@
 typedef struct {
   int refs;
   int32_t n_states;
-  uint16_t *d16; /* one of d16 / d32 is set */
+  /*
+   * The transitions, one of d16 / d32, stored pre-scaled (see prescale): an entry holds its state's row
+   * offset in 8-byte units, state × 32 in d16 (256-byte rows; up to 2,048 states) and state × 64 in
+   * d32 (512-byte rows), so a step is one load at `table + 8 × entry + column × width`: the column part
+   * is known ahead, and nothing but the load stays on the chain from one character to the next.
+   */
+  uint16_t *d16;
   int32_t *d32;
   int32_t first_out;
   int32_t *depth;
@@ -328,6 +334,24 @@ static void shape_classes(tables_t *t) {
   }
 }
 
+/* States a pre-scaled 16-bit table holds (state × 32 < 65,536). */
+#define K_D16_STATES 2048
+
+/* Pre-scales the validated transitions (see tables_t); a 16-bit table of more states becomes a 32-bit one. */
+static int prescale(tables_t *t) {
+  const size_t n = (size_t)t->n_states * K_COLS;
+  if (t->d16 != NULL && t->n_states > K_D16_STATES) {
+    t->d32 = (int32_t *)malloc(n * sizeof(int32_t));
+    if (t->d32 == NULL) return 0;
+    for (size_t j = 0; j < n; j++) t->d32[j] = t->d16[j];
+    free(t->d16);
+    t->d16 = NULL;
+  }
+  if (t->d16 != NULL) for (size_t j = 0; j < n; j++) t->d16[j] = (uint16_t)(t->d16[j] * 32);
+  else for (size_t j = 0; j < n; j++) t->d32[j] *= 64;
+  return 1;
+}
+
 /* ---- tables(spec) -> external ---------------------------------------------------------------- */
 
 static napi_value create_tables(napi_env env, napi_callback_info info) {
@@ -389,6 +413,11 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     napi_is_exception_pending(env, &pending);
     if (!pending) throw_type(env, "malformed prefilter tables");
     tables_release(t);
+    return NULL;
+  }
+  if (!prescale(t)) {
+    tables_release(t);
+    napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
   }
   int32_t max_out = 0;
@@ -707,16 +736,25 @@ static inline void begin_run(state_t *s, uint8_t first) {
   s->run_before = -1;
 }
 
+/* One step of the automaton from scaled state `st` on column `c` (see tables_t). */
+static inline __attribute__((always_inline)) uint32_t step(const uint8_t *tab, uint32_t st, uint32_t c, const int wide) {
+  const uint8_t *col = tab + (size_t)c * (wide ? 4 : 2);
+  /* Keeps the compiler from folding the column back into the state's index (an add on the chain). */
+  __asm__("" : "+r"(col));
+  return wide ? (uint32_t)*(const int32_t *)(col + (size_t)st * 8) : *(const uint16_t *)(col + (size_t)st * 8);
+}
+
 /*
  * The pass over cols[from, to) (see `scan`): returns where it stopped. Inlined into two callers, one
  * per width of the transition table, so the hot loop tests neither (and keeps its state in registers).
  */
 static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room,
                                                                 const int wide) {
-  const uint16_t *d16 = s->t->d16;
-  const int32_t *d32 = s->t->d32;
+  /* The table by bytes, its entries' width, and the scale of its entries (see tables_t). */
+  const uint8_t *tab = wide ? (const uint8_t *)s->t->d32 : (const uint8_t *)s->t->d16;
+  const uint32_t scale = wide ? 64 : 32;
   const tables_t *t = s->t;
-  const int32_t first_out = t->first_out;
+  const uint32_t first_out = (uint32_t)t->first_out * scale;
   const uint8_t *cls = t->cls256;
   const uint8_t *col256 = t->col256;
   const uint8_t *alnum = t->alnum256;
@@ -725,7 +763,8 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   const int32_t min_digits = t->min_digits;
   const int64_t off = s->pos - from;
   s->cols = cols; s->from = from; s->off = off;
-  int32_t st = s->st;
+  /* The state, scaled: its row's offset / 8. */
+  uint32_t st = (uint32_t)s->st * scale;
   int64_t run_start = s->run_start, run_end = s->run_end, tok_start = s->tok_start;
   int32_t run_digits = s->run_digits;
   int run_sep = s->run_sep, tok_digit = s->tok_digit, tok_letter = s->tok_letter;
@@ -751,7 +790,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
          * random, this saves the branch mispredicted at every change of class.
          */
         const int32_t lim = end - i > 64 ? i + 64 : end;
-        const int32_t st0 = st;
+        const uint32_t st0 = st;
         int32_t x = i;
         int hit = 0;
         uint64_t dm = 0;
@@ -759,7 +798,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
           const uint8_t ch = cols[x];
           const uint8_t a = alnum[ch];
           if (a == 0) break;
-          st = wide ? d32[st * K_COLS + ch] : d16[st * K_COLS + ch];
+          st = step(tab, st, ch, wide);
           hit |= st >= first_out;
           dm |= (uint64_t)(a & 1) << (x - i);
         }
@@ -802,10 +841,11 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
         }
       }
       const int32_t col = col256[c];
-      st = wide ? d32[st * K_COLS + col] : d16[st * K_COLS + col];
+      st = step(tab, st, col, wide);
       if (st >= first_out) {
         const int64_t e = off + i + 1;
-        for (int32_t q = t->out_start[st], qe = t->out_start[st + 1]; q < qe; q++) {
+        const uint32_t sn = st / scale;
+        for (int32_t q = t->out_start[sn], qe = t->out_start[sn + 1]; q < qe; q++) {
           const int32_t r = t->out_rule[q];
           if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
           else report(s, k, r, e - t->out_len[q], e);
@@ -867,7 +907,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   if (run_start >= 0 && s->run_before < 0) s->run_before = bytes_before(s, cols, from, (int32_t)(run_start - off));
   s->tail = bytes_before(s, cols, from, i);
   s->cols = NULL; /* JS memory: not kept past the call */
-  s->st = st;
+  s->st = (int32_t)(st / scale);
   s->pos = off + i;
   s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
   s->tok_start = tok_start; s->tok_digit = tok_digit; s->tok_letter = tok_letter;

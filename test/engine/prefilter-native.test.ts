@@ -61,6 +61,31 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('agrees with more keyword states than a 16-bit pre-scaled table holds (the native pass widens it)', () => {
+    // The native pass stores state × 32 in a 16-bit table, up to 2,048 states; past that it converts
+    // the table to 32 bits. Both widths run the same checks against the TypeScript pass.
+    const rng = new Rng(20261123);
+    const words = Array.from({ length: 700 }, () => rng.chars('abcdefghijklmnopqrstuvwxyz', rng.int(4, 9)));
+    const spec = { keywords: words.map((text, i) => ({ text, rule: i % 7 })), digits: [{ rule: 7, min: 6, separators: ' -' }], tokens: [{ rule: 8, min: 20, max: 40, needsDigit: true, needsLetter: true }] };
+    const big = new PrefilterTables(spec);
+    expect(big.delta.length / 128).toBeGreaterThan(2048);
+    for (let round = 0; round < 30; round++) {
+      let text = '';
+      while (text.length < 4000) {
+        const r = rng.next();
+        if (r < 0.4) text += rng.pick(words);
+        else if (r < 0.6) text += rng.chars('abcdefghijklmnopqrstuvwxyz', rng.int(1, 30));
+        else if (r < 0.8) text += rng.chars('0123456789abcdef -', rng.int(1, 40));
+        else text += rng.chars(' .,:=', rng.int(1, 3));
+      }
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 10));
+      const nat = events(newTriggerPass(big, 'native'), cols, cuts);
+      expect(nat.length).toBeGreaterThan(100);
+      expect(nat).toEqual(events(newTriggerPass(big, 'js'), cols, cuts));
+    }
+  });
+
   it('agrees on long stretches of letters and digits: hex ids, keywords inside them, runs past 256 digits', () => {
     // The native pass takes up to 64 letters and digits at once; a keyword state inside, or a run
     // reaching the 256-character span, sends the stretch back one character at a time.
