@@ -674,7 +674,10 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
   tables_t *t = s->t;
   if (en <= st) return;
   if (s->run_piece) {
-    for (int32_t i = 0; i < t->n_digit; i++) report(s, k, t->d_rule[i], st, en);
+    /* Every digit rule, except in a piece with no separator those whose longest value is shorter
+       than its digits (as `Prefilter.#flushRun`). */
+    const int pure = s->seps == 0;
+    for (int32_t i = 0; i < t->n_digit; i++) if (!pure || (double)digits <= t->d_max[i]) report(s, k, t->d_rule[i], st, en);
     return;
   }
   if (t->memo == NULL || s->seps > K_MEMO_SEPS) {

@@ -695,8 +695,12 @@ export class Prefilter implements TriggerPass {
     if (e <= s) return;
     const t = this.#t;
     if (this.#runPiece) {
-      // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart).
-      for (const rule of t.digitRule) this.#report(rule, s, e, emit);
+      // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart),
+      // except, in a piece with no separator, the rules whose longest value is shorter than the piece's
+      // digits: every sub-run through such a piece holds all of them (adv/repeat-0: a megabyte of one
+      // digit woke each rule 4,096 times).
+      const pure = this.#seps === 0;
+      for (let i = 0; i < t.digitRule.length; i++) if (!pure || digits <= t.digitMax[i]!) this.#report(t.digitRule[i]!, s, e, emit);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set

@@ -76,6 +76,20 @@ describe('prefilter', () => {
     expect(pieces.at(-1)![1]).toBe(run.length);
   });
 
+  it('wakes only the rules whose values can be that long with a piece that holds no separator', () => {
+    // Every sub-run through such a piece holds all of its digits: a rule of at most 12 digits cannot
+    // match inside it. A piece with a separator still wakes every rule (a short sub-run may end there).
+    const pieces = digitSpec([
+      { rule: 0, min: 6, max: 12, separators: ' -' },
+      { rule: 1, min: 8, separators: ' ' },
+    ]);
+    const long = '7'.repeat(600);
+    expect(spans(pieces, long)).toEqual(['1:0-256', '1:256-512', '1:512-600']);
+    const tail = `${'7'.repeat(300)} 123456`;
+    expect(spans(pieces, tail)).toEqual(['0:256-307', '1:0-256', '1:256-307']);
+    expect(cutInvariant(pieces, `x ${'1'.repeat(260)}-12 y`)).toEqual(['0:258-265', '1:2-258', '1:258-265']);
+  });
+
   it('reports tokens by length and character mix', () => {
     expect(spans(spec, 'AB123456C abcdefghi 123456789 AB1234567C')).toEqual(['5:20-29', '6:0-9']);
   });
