@@ -121,14 +121,30 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     }
   }
   if (n < kMinCardDigits) return false;
-  let digits = '';
-  for (let k = 0; k < n; k++) digits += text[after[k]! - 1];
+  // The Luhn sum of every prefix, grown one digit at a time without a string: `even` doubles the
+  // digits at even indexes, `odd` those at odd ones; a prefix of length len doubles every other digit
+  // from its second-to-last, so it takes `odd` when len - 1 is even and `even` otherwise. Only a prefix
+  // whose sum is a multiple of 10 goes on to `luhnValid` (the project's Luhn) and the validators.
+  let even = 0;
+  let odd = 0;
+  let digits: string | null = null;
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
   let shape = '';
   let group = 1;
-  for (let len = 2; len <= n; len++) {
-    const s = sepBefore[len - 1]!;
+  for (let len = 1; len <= n; len++) {
+    const i = len - 1;
+    const d = text.charCodeAt(after[i]! - 1) - 48;
+    const twice = d < 5 ? 2 * d : 2 * d - 9;
+    if ((i & 1) === 0) {
+      even += twice;
+      odd += d;
+    } else {
+      even += d;
+      odd += twice;
+    }
+    if (len === 1) continue;
+    const s = sepBefore[i]!;
     if (s !== 0) {
       kind = kind === 0 || kind === s ? s : -1;
       shape += `${group}-`;
@@ -139,6 +155,11 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     // Separated values come only in the brands' groupings (the validator's own rule, checked first
     // because it is cheap and rejects the id-and-status-code runs of logs).
     if (kind !== 0 && !(kGroupings[len] ?? []).includes(`${shape}${group}`)) continue;
+    if (((i & 1) === 0 ? odd : even) % 10 !== 0) continue;
+    if (digits === null) {
+      digits = '';
+      for (let k = 0; k < n; k++) digits += text[after[k]! - 1];
+    }
     if (!luhnValid(digits.slice(0, len))) continue;
     const value = text.slice(start, after[len - 1]);
     if (kCardValidators.some((valid) => valid(value))) return true;
