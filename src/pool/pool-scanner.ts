@@ -11,7 +11,7 @@ import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, Sc
 import { LeakscanError } from '../errors.js';
 import { allRuleDefs, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
-import { gatherBody, gatherStream, type GatheredBody } from './body.js';
+import { SharedBytes, gatherBody, gatherStream, type GatheredBody } from './body.js';
 import type { PackedFindings, PoolResult, PoolTask, RuleOptions, StartBoard, TestHook } from './protocol.js';
 
 /** Default per-task timeout. A body is at most 1 MiB and scans in milliseconds; 30 s means stuck. */
@@ -86,6 +86,8 @@ export class PoolScanner implements Scanner {
   readonly #maxQueue: number;
   readonly #threads: number;
   readonly #moveBytes: boolean;
+  /** The bodies' shared buffers, reused once their scans settle. */
+  readonly #shared = new SharedBytes();
   /** Tasks handed to Piscina and not settled yet (queued or running). */
   readonly #running = new Set<Running>();
   readonly #boardThreads: Int32Array;
@@ -165,12 +167,12 @@ export class PoolScanner implements Scanner {
     if (this.#closed) throw new LeakscanError('SDD_ERR_SCANNER_CLOSED');
     // Refused before the body is copied or encoded (#submit checks again for streams, read first).
     if (this.#freeSlots.length === 0) throw this.#queueFull();
-    return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, this.#moveBytes), meta));
+    return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, this.#moveBytes, this.#shared), meta));
   }
 
   async analyzeStream(body: BodyStream | Iterable<Uint8Array>, meta?: ScanMeta): Promise<ScanReport> {
     if (this.#closed) throw new LeakscanError('SDD_ERR_SCANNER_CLOSED');
-    return this.#track(gatherStream(body, meta, this.#limits.maxBytes).then((g) => this.#scan(g, meta)));
+    return this.#track(gatherStream(body, meta, this.#limits.maxBytes, this.#shared).then((g) => this.#scan(g, meta)));
   }
 
   async scan(body: BodySource, meta?: ScanMeta): Promise<Finding[]> {
@@ -207,7 +209,7 @@ export class PoolScanner implements Scanner {
   /** Test-only: runs one body with a fault hook (ignored unless the worker has LEAKSCAN_TEST_HOOKS=1). */
   [kTestHook](hook: TestHook, body: BodySource, meta?: ScanMeta): Promise<ScanReport> {
     if (this.#closed) return Promise.reject(new LeakscanError('SDD_ERR_SCANNER_CLOSED'));
-    return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, false), meta, hook));
+    return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, false, this.#shared), meta, hook));
   }
 
   #track<T>(p: Promise<T>): Promise<T> {
@@ -237,6 +239,9 @@ export class PoolScanner implements Scanner {
     // never started (its worker died scanning the one before) can be sent again; a caller's buffer moved
     // at its request (transferBodies) cannot.
     const result = await this.#submit(task, g.moved === null ? [] : [g.moved]);
+    // The worker returned: it reads the bytes no more. (After a failure the buffer is left to the
+    // collector: a terminated worker's thread may not have stopped yet.)
+    if (g.moved === null) this.#shared.give(g.bytes);
     if (result.report === null) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report');
     if (result.packed !== undefined) result.report.findings = unpackFindings(result.packed);
     return result.report;
@@ -334,10 +339,11 @@ function unpackFindings(p: PackedFindings): Finding[] {
     if (f === undefined) throw new LeakscanError('SDD_ERR_WORKER_FAILED', `the worker reported an unknown rule ${JSON.stringify(id)}`);
     return { id, ...f };
   });
-  const out = new Array<Finding>(p.rule.length);
+  const out = new Array<Finding>(p.redacted.length);
+  const spans = p.spans;
   for (let i = 0; i < out.length; i++) {
-    const r = rules[p.rule[i]!]!;
-    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: p.start[i]!, end: p.end[i]!, redacted: p.redacted[i]! };
+    const r = rules[spans[3 * i]!]!;
+    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: spans[3 * i + 1]!, end: spans[3 * i + 2]!, redacted: p.redacted[i]! };
   }
   return out;
 }

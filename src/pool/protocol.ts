@@ -60,11 +60,15 @@ export type PoolTask = ScanTask | WarmTask;
  * object per finding (with its rule's description and tags repeated) was most of the main thread's
  * work per body. `ids` holds the rule ids used; `rule[i]` indexes it.
  */
+/**
+ * A report's findings as they cross to the calling thread: the rule ids once, and per finding its rule's
+ * index in `ids`, start and end in one array (one buffer to clone and collect, not three), then its
+ * redacted value.
+ */
 export interface PackedFindings {
   ids: string[];
-  rule: Uint16Array;
-  start: Float64Array;
-  end: Float64Array;
+  /** (rule index, start, end) per finding. */
+  spans: Float64Array;
   redacted: string[];
 }
 

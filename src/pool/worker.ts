@@ -94,7 +94,7 @@ function packFindings(findings: readonly Finding[]): PackedFindings {
   const n = findings.length;
   const ids: string[] = [];
   const index = new Map<string, number>();
-  const packed: PackedFindings = { ids, rule: new Uint16Array(n), start: new Float64Array(n), end: new Float64Array(n), redacted: new Array<string>(n) };
+  const packed: PackedFindings = { ids, spans: new Float64Array(3 * n), redacted: new Array<string>(n) };
   for (let i = 0; i < n; i++) {
     const f = findings[i]!;
     let k = index.get(f.ruleId);
@@ -103,9 +103,9 @@ function packFindings(findings: readonly Finding[]): PackedFindings {
       ids.push(f.ruleId);
       index.set(f.ruleId, k);
     }
-    packed.rule[i] = k;
-    packed.start[i] = f.start;
-    packed.end[i] = f.end;
+    packed.spans[3 * i] = k;
+    packed.spans[3 * i + 1] = f.start;
+    packed.spans[3 * i + 2] = f.end;
     packed.redacted[i] = f.redacted;
   }
   return packed;

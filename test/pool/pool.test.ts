@@ -5,6 +5,7 @@ import { createScanner } from '../../src/scanner.js';
 import { kTestHook, type PoolScanner, type PoolScannerOptions } from '../../src/pool/pool-scanner.js';
 import type { ScanReport, Scanner } from '../../src/types.js';
 import { asyncChunks, kTestCard, noiseText } from './helpers.js';
+import { SharedBytes, kKeptBytes } from '../../src/pool/body.js';
 
 // Real workers, no mocks. Faults are injected through the worker's hidden test hook, which the worker
 // honours only with LEAKSCAN_TEST_HOOKS=1 in its environment (workers copy it when they start).
@@ -35,6 +36,20 @@ describe('pool with two workers', () => {
   }, 60_000);
   afterAll(async () => {
     await s?.close();
+  });
+
+  it('reuses a settled body\'s buffer without letting its old bytes into the next scan', async () => {
+    // A body with a card near its end, then shorter clean bodies of the same 64 KiB unit, one at a
+    // time so that each takes the buffer the one before gave back.
+    const long = Buffer.from(`${'a '.repeat(29_000)} ${kTestCard} ${'b '.repeat(1_000)}`);
+    expect((await s.analyze(long, { contentType: 'text/plain' })).findings).toHaveLength(1);
+    for (const n of [40_000, 60_000, 100]) {
+      const clean = Buffer.from('c '.repeat(n / 2));
+      const r = await s.analyze(clean, { contentType: 'text/plain' });
+      expect(r.findings).toEqual([]);
+      expect(r.bytesScanned).toBe(clean.length);
+    }
+    expect((await s.analyze(long, { contentType: 'text/plain' })).findings).toHaveLength(1);
   });
 
   it('compiles the program once per worker, not per task', async () => {
@@ -250,5 +265,30 @@ describe('pool options', () => {
     await rejectsWith(createScanner({ ...kRules, workers: 1, maxQueue: 0.5 }), 'SDD_ERR_INVALID_OPTION');
     await rejectsWith(createScanner({ ...kRules, workers: 1, maxBytes: 2 * kMiB }), 'SDD_ERR_INVALID_OPTION');
     await expect(createScanner({ workers: 1, enable: ['no-such-rule-or-tag'] })).rejects.toThrow(/no-such-rule-or-tag/);
+  });
+});
+
+describe('shared body buffers', () => {
+  it('hands out views of whole 64 KiB buffers, takes back only such buffers, and keeps at most its bound', () => {
+    const shared = new SharedBytes();
+    const a = shared.take(70_000);
+    expect(a.length).toBe(70_000);
+    expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(a.buffer.byteLength).toBe(128 * 1024);
+    shared.give(a);
+    expect(shared.kept).toBe(128 * 1024);
+    // The same unit comes back; another size does not take it.
+    expect(shared.take(200_000).buffer).not.toBe(a.buffer);
+    const b = shared.take(100_000);
+    expect(b.buffer).toBe(a.buffer);
+    expect(b.length).toBe(100_000);
+    expect(shared.kept).toBe(0);
+    // Not the scanner's: a caller's buffer, or shared memory of another size, is never kept.
+    shared.give(new Uint8Array(64 * 1024));
+    shared.give(new Uint8Array(new SharedArrayBuffer(1000)));
+    expect(shared.kept).toBe(0);
+    for (let i = 0; i < 40; i++) shared.give(new Uint8Array(new SharedArrayBuffer(kMiB)));
+    expect(shared.kept).toBeLessThanOrEqual(kKeptBytes);
+    expect(shared.kept).toBeGreaterThan(kKeptBytes - kMiB);
   });
 });
