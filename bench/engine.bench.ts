@@ -399,9 +399,9 @@ async function bracketEngine(c: Case, first: NonNullable<CaseResult['engine']>):
  * apart, and the machine's speed swings by a third within minutes (run 17: the two runs of
  * default/html/dense/1MB took 62 and 107 ms), so the ratio of their medians told the machine's swing
  * as much as the engine's. Here they are measured in alternation instead: each round scans the
- * 128 KB body eight times (the same bytes as one 1 MB body) and the 1 MB body once, and gives the
- * ratio of the two times; the figure is the median over the rounds, taken within seconds of each
- * other.
+ * 128 KB body eight times (the same bytes as one 1 MB body) and the 1 MB body once, as many times over
+ * as fit in about `kGrowthRoundMs`, and gives the ratio of the two times; the figure is the median over
+ * the rounds, taken within seconds of each other.
  */
 async function measureGrowth(mid: Case, big: Case): Promise<GrowthPair> {
   const program = programOf(mid.set, mid.backend, mid.prefilter);
@@ -413,19 +413,28 @@ async function measureGrowth(mid: Case, big: Case): Promise<GrowthPair> {
   };
   const per = Math.round(big.body.bytes.length / mid.body.bytes.length);
   await times(mid, 1);
-  await times(big, 1);
+  const probe = await times(big, 1);
+  // Each round lasts about kGrowthRoundMs: a 20 ms round of a sparse kind swung from 5.8 to 11.8 within
+  // one run (a collection or a hiccup of the machine is a large share of it); a dense 1 MB body alone
+  // takes about 80 ms, so it keeps one pair a round.
+  const reps = Math.max(1, Math.min(8, Math.round(kGrowthRoundMs / (2 * probe))));
   const rounds: number[] = [];
   for (let r = 0; r < kGrowthRounds; r++) {
-    const m = await times(mid, per);
-    const b = await times(big, 1);
+    let m = 0;
+    let b = 0;
+    for (let k = 0; k < reps; k++) {
+      m += await times(mid, per);
+      b += await times(big, 1);
+    }
     rounds.push((b / m) * per);
   }
   const sorted = [...rounds].sort((x, y) => x - y);
   return { ruleSet: mid.set.name, bodyKind: mid.bodyKind, ratio: sorted[sorted.length >> 1]!, rounds };
 }
 
-/** Alternating rounds per growth pair (a dense 1 MB body takes about 60 ms a scan, so ~1 s per pair). */
+/** Alternating rounds per growth pair, and the time a round aims at (see `measureGrowth`). */
 const kGrowthRounds = quick ? 3 : 7;
+const kGrowthRoundMs = quick ? 40 : 80;
 
 /** (rule set, backend) pairs whose patterns both threads have already compiled. */
 const warmed = new Set<string>();
