@@ -29,13 +29,19 @@ typedef struct {
   int32_t n_states;
   /*
    * The transitions, one of d16 / d32, stored pre-scaled (see prescale): an entry holds its state's row
-   * offset in 8-byte units, state × 32 in d16 (256-byte rows; up to 2,048 states) and state × 64 in
-   * d32 (512-byte rows), so a step is one load at `table + 8 × entry + column × width`: the column part
-   * is known ahead, and nothing but the load stays on the chain from one character to the next.
+   * offset in 8-byte units, row × 32 in d16 (256-byte rows; up to 2,048 rows) and row × 64 in d32
+   * (512-byte rows), so a step is one load at `table + 8 × entry + column × width`: the column part is
+   * known ahead, and nothing but the load stays on the chain from one character to the next.
    */
   uint16_t *d16;
   int32_t *d32;
   int32_t first_out;
+  /*
+   * In the pre-scaled tables the states are renumbered: those before first_out keep their numbers, the
+   * output states move up by out_shift to start at out_base, a power of two, so that OR-ing every state
+   * a stretch of characters visits tells whether one was an output state (see scan_loop).
+   */
+  int32_t out_base, out_shift;
   int32_t *depth;
   int32_t *out_start, *out_rule, *out_len;
   uint8_t cls[K_COLS];
@@ -334,21 +340,45 @@ static void shape_classes(tables_t *t) {
   }
 }
 
-/* States a pre-scaled 16-bit table holds (state × 32 < 65,536). */
+/* Rows a pre-scaled 16-bit table holds (row × 32 < 65,536). */
 #define K_D16_STATES 2048
 
-/* Pre-scales the validated transitions (see tables_t); a 16-bit table of more states becomes a 32-bit one. */
+/* A state's number in the pre-scaled tables (see tables_t), and back. */
+static inline int32_t renumbered(const tables_t *t, int32_t st) {
+  return st < t->first_out ? st : st + t->out_shift;
+}
+
+static inline int32_t original(const tables_t *t, int32_t sn) {
+  return sn < t->out_base ? sn : sn - t->out_shift;
+}
+
+/*
+ * Renumbers and pre-scales the validated transitions (see tables_t): rows out_base onwards hold the
+ * output states, rows first_out .. out_base are never reached (zero). A 16-bit table that would need
+ * more than K_D16_STATES rows becomes a 32-bit one.
+ */
 static int prescale(tables_t *t) {
-  const size_t n = (size_t)t->n_states * K_COLS;
-  if (t->d16 != NULL && t->n_states > K_D16_STATES) {
-    t->d32 = (int32_t *)malloc(n * sizeof(int32_t));
-    if (t->d32 == NULL) return 0;
-    for (size_t j = 0; j < n; j++) t->d32[j] = t->d16[j];
-    free(t->d16);
-    t->d16 = NULL;
+  int32_t base = 1;
+  while (base < t->first_out) base *= 2;
+  t->out_base = base;
+  t->out_shift = base - t->first_out;
+  const int32_t rows = t->n_states + t->out_shift;
+  const size_t n = (size_t)rows * K_COLS;
+  const int wide = t->d16 == NULL || rows > K_D16_STATES;
+  void *next = calloc(n, wide ? sizeof(int32_t) : sizeof(uint16_t));
+  if (next == NULL) return 0;
+  for (int32_t st = 0; st < t->n_states; st++) {
+    const size_t from = (size_t)st * K_COLS, to = (size_t)renumbered(t, st) * K_COLS;
+    for (size_t c = 0; c < K_COLS; c++) {
+      const int32_t v = renumbered(t, t->d16 != NULL ? (int32_t)t->d16[from + c] : t->d32[from + c]);
+      if (wide) ((int32_t *)next)[to + c] = v * 64;
+      else ((uint16_t *)next)[to + c] = (uint16_t)(v * 32);
+    }
   }
-  if (t->d16 != NULL) for (size_t j = 0; j < n; j++) t->d16[j] = (uint16_t)(t->d16[j] * 32);
-  else for (size_t j = 0; j < n; j++) t->d32[j] *= 64;
+  free(t->d16);
+  free(t->d32);
+  t->d16 = wide ? NULL : (uint16_t *)next;
+  t->d32 = wide ? (int32_t *)next : NULL;
   return 1;
 }
 
@@ -757,7 +787,8 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   const uint8_t *tab = wide ? (const uint8_t *)s->t->d32 : (const uint8_t *)s->t->d16;
   const uint32_t scale = wide ? 64 : 32;
   const tables_t *t = s->t;
-  const uint32_t first_out = (uint32_t)t->first_out * scale;
+  /* The first output state, scaled: a power of two (see tables_t). */
+  const uint32_t first_out = (uint32_t)t->out_base * scale;
   const uint8_t *cls = t->cls256;
   const uint8_t *col256 = t->col256;
   const uint8_t *alnum = t->alnum256;
@@ -767,7 +798,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   const int64_t off = s->pos - from;
   s->cols = cols; s->from = from; s->off = off;
   /* The state, scaled: its row's offset / 8. */
-  uint32_t st = (uint32_t)s->st * scale;
+  uint32_t st = (uint32_t)renumbered(t, s->st) * scale;
   int64_t run_start = s->run_start, run_end = s->run_end, tok_start = s->tok_start;
   int32_t run_digits = s->run_digits;
   int run_sep = s->run_sep, tok_digit = s->tok_digit, tok_letter = s->tok_letter;
@@ -795,18 +826,19 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
         const int32_t lim = end - i > 64 ? i + 64 : end;
         const uint32_t st0 = st;
         int32_t x = i;
-        int hit = 0;
+        /* Every state visited, OR-ed: one was an output state if and only if the result is past first_out. */
+        uint32_t seen = 0;
         uint64_t dm = 0;
         for (; x < lim; x++) {
           const uint8_t ch = cols[x];
           const uint8_t a = alnum[ch];
           if (a == 0) break;
           st = step(tab, st, ch, wide);
-          hit |= st >= first_out;
+          seen |= st;
           dm |= (uint64_t)(a & 1) << (x - i);
         }
         const int64_t g = off + i;
-        if (__builtin_expect(hit || (run_start >= 0 && off + x - run_start >= K_MAX_RUN_SPAN), 0)) {
+        if (__builtin_expect(seen >= first_out || (run_start >= 0 && off + x - run_start >= K_MAX_RUN_SPAN), 0)) {
           st = st0;
           one_by_one = x;
         } else {
@@ -847,7 +879,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
       st = step(tab, st, col, wide);
       if (st >= first_out) {
         const int64_t e = off + i + 1;
-        const uint32_t sn = st / scale;
+        const int32_t sn = original(t, (int32_t)(st / scale));
         for (int32_t q = t->out_start[sn], qe = t->out_start[sn + 1]; q < qe; q++) {
           const int32_t r = t->out_rule[q];
           if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
@@ -910,7 +942,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   if (run_start >= 0 && s->run_before < 0) s->run_before = bytes_before(s, cols, from, (int32_t)(run_start - off));
   s->tail = bytes_before(s, cols, from, i);
   s->cols = NULL; /* JS memory: not kept past the call */
-  s->st = (int32_t)(st / scale);
+  s->st = original(t, (int32_t)(st / scale));
   s->pos = off + i;
   s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
   s->tok_start = tok_start; s->tok_digit = tok_digit; s->tok_letter = tok_letter;
