@@ -173,8 +173,8 @@ if (!isMainThread && parentPort !== null) {
  * median of scans of the whole body for `burstMs`), then (b) over a run of consecutive windows (run once
  * untimed first: RE2 builds its DFA states lazily, and a first pass over a 1 MB log took 1.7× a second),
  * then another burst, and so on. Each round is paired with the mean of the bursts around it. One thread
- * and no pause between the parts: a thread that had been idle for 200 ms scanned the next bodies up to
- * 1.4× slower (measured), which would have counted against whichever side came after a wait.
+ * and no pause between the parts: a thread that had been idle for 200 ms scanned the next bodies 10% to
+ * 40% slower (measured), which would have counted against whichever side came after a wait.
  */
 async function pairedRun(fn: BaselineRun, scan: (body: Uint8Array) => Promise<unknown>, body: Uint8Array, spec: BaselineSpec, plan: PairedPlan): Promise<PairedOutcome> {
   if (fn.timeWindows === undefined) throw new Error('this baseline has no windows');
