@@ -89,7 +89,8 @@ export interface Estimate {
   windows: number;
 }
 
-function decode(body: Uint8Array): string {
+/** A body's text as the baselines read it (UTF-8). */
+export function baselineText(body: Uint8Array): string {
   return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
@@ -98,7 +99,7 @@ export function compileBaseline(spec: BaselineSpec): BaselineRun {
     const re = new RegExp(spec.source, spec.flags);
     return {
       run(body) {
-        const text = decode(body);
+        const text = baselineText(body);
         re.lastIndex = 0;
         let n = 0;
         for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -113,20 +114,24 @@ export function compileBaseline(spec: BaselineSpec): BaselineRun {
   const { RE2 } = require('re2-wasm') as { RE2: Re2Ctor };
   const re = new RE2(spec.source, spec.flags);
   const windows = (text: string): Array<[number, number]> => windowsOf(text, spec.overlap);
+  /** The windows `spans` of `text` that match. */
+  const matching = (text: string, spans: ReadonlyArray<readonly [number, number]>): number => {
+    let hits = 0;
+    for (const [s, e] of spans) if (re.test(text.slice(s, e))) hits++;
+    return hits;
+  };
   return {
     run(body) {
-      const text = decode(body);
-      let hits = 0;
-      for (const [s, e] of windows(text)) if (re.test(text.slice(s, e))) hits++;
-      return hits;
+      const text = baselineText(body);
+      return matching(text, windows(text));
     },
     estimate(body, budgetMs) {
       // One untimed window first: RE2 builds its DFA states lazily, and the first window of a fresh
       // cache costs several times a warm one, which would bias the extrapolation upwards.
-      const first = windows(decode(body))[0];
-      if (first !== undefined) re.test(decode(body).slice(first[0], first[1]));
+      const first = windows(baselineText(body))[0];
+      if (first !== undefined) re.test(baselineText(body).slice(first[0], first[1]));
       const t0 = performance.now();
-      const text = decode(body);
+      const text = baselineText(body);
       const all = windows(text);
       let hits = 0;
       let timed = 0;
@@ -140,14 +145,9 @@ export function compileBaseline(spec: BaselineSpec): BaselineRun {
       return { ms: estimated ? (elapsed / timed) * all.length : elapsed, count: hits, estimated, windowsTimed: timed, windows: all.length };
     },
     timeWindows(text, spans, warm) {
-      const pass = (): number => {
-        let hits = 0;
-        for (const [s, e] of spans) if (re.test(text.slice(s, e))) hits++;
-        return hits;
-      };
-      if (warm) pass();
+      if (warm) matching(text, spans);
       const t0 = performance.now();
-      const count = pass();
+      const count = matching(text, spans);
       return { ms: performance.now() - t0, count };
     },
   };
@@ -170,11 +170,6 @@ export function windowsOf(text: string, overlap: number): Array<[number, number]
     if (e >= text.length) break;
   }
   return out;
-}
-
-/** A body's text as the baselines read it (UTF-8). */
-export function baselineText(body: Uint8Array): string {
-  return decode(body);
 }
 
 function isLowSurrogate(c: number): boolean {

@@ -473,18 +473,6 @@ const kPairedWarmEachMs = quick ? 60 : 200;
 const kPairedWarmMs = quick ? 100 : 200;
 
 /**
- * Baseline (b) on a 1 MB body, measured in alternation with the engine. (b) takes 0.5-2 s on such a
- * body, so it is one sample, and the engine's figure a median of samples taken a second away; the
- * machine's speed swings by a third within seconds (the same body scanned in 6.6 and then 9.5 ms, 160 ms
- * apart), so the ratio of the two followed the machine as much as the code. Here the guard thread times
- * the body's windows in up to `kPairedRounds` runs of consecutive windows, with the engine (the median
- * of a burst of scans of the whole body) before the first round and after each one; each round is
- * paired with the mean of the bursts around it, and the ratio is (b)'s time over the engine's time for
- * the same share of the body (`pairedRatio`). Rounds stop once (b) has been timed for
- * `kEstimateAfterMs`, as its probe does, and the remaining windows are extrapolated (the body's time is a
- * sum of its windows').
- */
-/**
  * Cases whose (b) is measured paired: the sparse 1 MB bodies, where the goal asks for 100× and (b) is
  * one sample (the others keep the probe and tinybench of `measureBaseline`). Not with the re2-wasm
  * backend: the guard thread would hold the engine's patterns and (b)'s alternation in one re2-wasm
@@ -499,9 +487,21 @@ function withoutPairing(b: BaselineResult & { status: 'ok' }): BaselineResult {
   return rest;
 }
 
+/**
+ * Baseline (b) on a sparse 1 MB body, measured in alternation with the engine. (b) takes 0.5-2 s on such a
+ * body, so it is one sample, and the engine's figure a median of samples taken a second away; the
+ * machine's speed swings by a third within seconds (the same body scanned in 6.6 and then 9.5 ms, 160 ms
+ * apart), so the ratio of the two followed the machine as much as the code. Here the baselines' worker times
+ * the body's windows in up to `kPairedRounds` runs of consecutive windows, with the engine (the median
+ * of a burst of scans of the whole body) before the first round and after each one; each round is
+ * paired with the mean of the bursts around it, and the ratio is (b)'s time over the engine's time for
+ * the same share of the body (`pairedRatio`). Rounds stop once (b) has been timed for
+ * `kEstimateAfterMs`, as its probe does, and the remaining windows are extrapolated (the body's time is a
+ * sum of its windows').
+ */
 async function measurePairedB(host: BenchWorker, c: Case, spec: BaselineSpec): Promise<BaselineResult> {
   const engine = { ruleSet: c.set.name, backend: workerBackend(c.backend), prefilter: c.prefilter, contentType: c.body.contentType };
-  const out = await host.paired(engine, spec, c.body.bytes, { rounds: kPairedRounds, burstMs: kBurstMs, settleScans: 2, warmMs: kPairedWarmMs, stopAfterMs: kEstimateAfterMs }, kBudgetMs.b[c.bodyKind === 'adv' ? 'adv' : 'body']);
+  const out = await host.paired(engine, spec, c.body.bytes, { rounds: kPairedRounds, burstMs: kBurstMs, settleScans: 2, warmMs: kPairedWarmMs, stopAfterMs: kEstimateAfterMs }, kBudgetMs.b.body);
   if (out.status !== 'ok') return out;
   const covered = out.rounds.reduce((a, r) => a + r.share, 0);
   const ms = out.rounds.reduce((a, r) => a + r.bMs, 0) / covered;

@@ -16,7 +16,7 @@ export type BaselineResult =
       /** Set when the time was extrapolated from the first windows (baseline (b) only). */
       extrapolated?: { windowsTimed: number; windows: number };
       /**
-       * Baseline (b) measured in alternation with the engine (1 MB bodies; engine.bench.ts,
+       * Baseline (b) measured in alternation with the engine (sparse 1 MB bodies; engine.bench.ts,
        * `measurePairedB`): its ratio replaces p50 / engine p50 in `ratio`.
        */
       paired?: PairedB;

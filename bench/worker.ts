@@ -121,9 +121,7 @@ if (!isMainThread && parentPort !== null) {
         }
         if (req.type === 'warm') {
           const scan = await engineFor(req.ruleSet, req.backend, req.prefilter);
-          for (const { contentType, body } of req.items) {
-            for (const t0 = performance.now(); performance.now() - t0 < req.msEach; ) await scan(contentType, body);
-          }
+          for (const { contentType, body } of req.items) await scanFor(req.msEach, () => scan(contentType, body));
           port.postMessage({ type: 'probe', id: req.id, ms: 0, count: 0 } satisfies Reply);
           return;
         }
@@ -204,7 +202,7 @@ async function pairedRun(fn: BaselineRun, scan: (body: Uint8Array) => Promise<un
   let count = 0;
   let done = 0;
   // This thread's first scans of the body compile and optimize the engine's code: untimed.
-  for (const t0 = performance.now(); performance.now() - t0 < plan.warmMs; ) await scan(body);
+  await scanFor(plan.warmMs, () => scan(body));
   let before = await burst();
   for (let from = 0; from < lengths.length; from += per) {
     const to = Math.min(lengths.length, from + per);
@@ -220,6 +218,13 @@ async function pairedRun(fn: BaselineRun, scan: (body: Uint8Array) => Promise<un
     if (timed > plan.stopAfterMs) break;
   }
   return { rounds, count, windowsTimed: done, windows: lengths.length };
+}
+
+/** Scans again and again, untimed, for `ms` (at least once). */
+async function scanFor(ms: number, scan: () => Promise<unknown>): Promise<void> {
+  const t0 = performance.now();
+  do await scan();
+  while (performance.now() - t0 < ms);
 }
 
 type Settled = { kind: 'probe' | 'result'; reply: Reply } | { kind: 'timeout' } | { kind: 'error'; message: string };

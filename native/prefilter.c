@@ -341,7 +341,7 @@ static void shape_classes(tables_t *t) {
 }
 
 /* Rows a pre-scaled 16-bit table holds (row × 32 < 65,536). */
-#define K_D16_STATES 2048
+#define K_D16_ROWS 2048
 
 /* A state's number in the pre-scaled tables (see tables_t), and back. */
 static inline int32_t renumbered(const tables_t *t, int32_t st) {
@@ -355,7 +355,7 @@ static inline int32_t original(const tables_t *t, int32_t sn) {
 /*
  * Renumbers and pre-scales the validated transitions (see tables_t): rows out_base onwards hold the
  * output states, rows first_out .. out_base are never reached (zero). A 16-bit table that would need
- * more than K_D16_STATES rows becomes a 32-bit one.
+ * more than K_D16_ROWS rows becomes a 32-bit one.
  */
 static int prescale(tables_t *t) {
   int32_t base = 1;
@@ -364,7 +364,7 @@ static int prescale(tables_t *t) {
   t->out_shift = base - t->first_out;
   const int32_t rows = t->n_states + t->out_shift;
   const size_t n = (size_t)rows * K_COLS;
-  const int wide = t->d16 == NULL || rows > K_D16_STATES;
+  const int wide = t->d16 == NULL || rows > K_D16_ROWS;
   void *next = calloc(n, wide ? sizeof(int32_t) : sizeof(uint16_t));
   if (next == NULL) return 0;
   for (int32_t st = 0; st < t->n_states; st++) {
@@ -445,11 +445,18 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     tables_release(t);
     return NULL;
   }
-  if (!prescale(t)) {
+  const int memo = t->n_digit <= K_MEMO_RULES;
+  t->tok_has = (uint8_t *)calloc((size_t)t->max_tok + 1, 1);
+  if (memo) {
+    t->memo = (struct run_memo *)aligned_alloc(64, K_MEMO * sizeof(struct run_memo));
+    if (t->memo != NULL) memset(t->memo, 0, K_MEMO * sizeof(struct run_memo));
+  }
+  if (t->tok_has == NULL || (memo && t->memo == NULL) || !prescale(t) || !build_len_index(t)) {
     tables_release(t);
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
   }
+  if (memo) shape_classes(t);
   int32_t max_out = 0;
   for (int32_t s = 0; s < t->n_states; s++) {
     int32_t k = t->out_start[s + 1] - t->out_start[s];
@@ -459,29 +466,13 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   for (int32_t len = 0; len <= t->max_tok; len++) {
     int32_t k = t->tok_from[len + 1] - t->tok_from[len];
     if (k > max_tok_rules) max_tok_rules = k;
+    t->tok_has[len] = k > 0;
   }
   t->max_events_per_char = max_out + t->n_digit + max_tok_rules;
   for (int c = 0; c < 256; c++) {
     t->cls256[c] = c < K_COLS ? t->cls[c] : 0;
     t->col256[c] = c < K_COLS ? (uint8_t)c : (c == K_KELVIN ? 107 : 0);
     t->alnum256[c] = (t->cls256[c] == K_DIGIT || t->cls256[c] == K_LETTER) ? t->cls256[c] : 0;
-  }
-  t->tok_has = (uint8_t *)calloc((size_t)t->max_tok + 1, 1);
-  if (t->tok_has == NULL) {
-    tables_release(t);
-    napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
-    return NULL;
-  }
-  for (int32_t len = 0; len <= t->max_tok; len++) t->tok_has[len] = t->tok_from[len + 1] > t->tok_from[len];
-  if (t->n_digit <= K_MEMO_RULES) {
-    t->memo = (struct run_memo *)aligned_alloc(64, K_MEMO * sizeof(struct run_memo));
-    if (t->memo != NULL) memset(t->memo, 0, K_MEMO * sizeof(struct run_memo));
-    shape_classes(t);
-  }
-  if (!build_len_index(t) || (t->n_digit <= K_MEMO_RULES && t->memo == NULL)) {
-    tables_release(t);
-    napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
-    return NULL;
   }
   napi_value ext;
   napi_create_external(env, t, tables_finalize, NULL, &ext);
