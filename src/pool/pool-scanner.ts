@@ -1,7 +1,7 @@
 /**
- * The pooled scanner behind `createScanner({ workers })`: one body per Piscina task, bodies moved to
- * the worker as ArrayBuffers, a bounded queue, a per-task timeout that terminates a stuck worker, and
- * a close that drains. Design and trade-offs: docs/pool.md.
+ * The pooled scanner behind `createScanner({ workers })`: bodies in memory shared with the workers,
+ * queued bodies handed over several to a Piscina task, a bounded queue, a per-body timeout that
+ * terminates a stuck worker, and a close that drains. Design and trade-offs: docs/pool.md.
  */
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
@@ -12,7 +12,7 @@ import { LeakscanError } from '../errors.js';
 import { allRuleDefs, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
 import { SharedBytes, gatherBody, gatherStream, type GatheredBody } from './body.js';
-import type { PackedFindings, PoolResult, PoolTask, RuleOptions, StartBoard, TestHook } from './protocol.js';
+import type { PackedFindings, PoolResult, PoolTask, RuleOptions, ScanItem, StartBoard, TestHook } from './protocol.js';
 
 /** Default per-task timeout. A body is at most 1 MiB and scans in milliseconds; 30 s means stuck. */
 export const kDefaultTaskTimeoutMs = 30_000;
@@ -23,6 +23,14 @@ export const kDefaultQueuePerThread = 64;
  * a message round trip through the calling thread (docs/pool.md, "Two tasks per worker").
  */
 export const kTasksPerWorker = 2;
+/**
+ * A task takes queued bodies up to these bounds (always at least one): one message, one Piscina task and
+ * one wake-up of each thread for several bodies, whose reports come back together, so the byte bound
+ * also bounds how long a report waits for its task's other bodies (docs/pool.md, "Queued bodies travel
+ * together").
+ */
+export const kTaskMaxBodies = 32;
+export const kTaskMaxBytes = 256 * 1024;
 
 /** Pool knobs on top of the scanner options. */
 export interface PoolScannerOptions extends ScannerOptions {
@@ -53,6 +61,18 @@ export const kTestHook: unique symbol = Symbol('leakscan.pool.testHook');
 interface Running {
   slot: number;
   timedOut: boolean;
+}
+
+/** A body accepted and not settled: waiting in the scanner's queue, or in a task handed to Piscina. */
+interface Pending {
+  running: Running;
+  g: GatheredBody;
+  meta: ScanMeta;
+  hook: TestHook | undefined;
+  /** Tasks it has been sent in (at most 2: a body is sent again once, see #failed). */
+  sent: number;
+  resolve: (report: ScanReport) => void;
+  reject: (err: unknown) => void;
 }
 
 /**
@@ -88,8 +108,15 @@ export class PoolScanner implements Scanner {
   readonly #moveBytes: boolean;
   /** The bodies' shared buffers, reused once their scans settle. */
   readonly #shared = new SharedBytes();
-  /** Tasks handed to Piscina and not settled yet (queued or running). */
+  /** Bodies (and warm-ups) accepted and not settled yet, for the watchdog. */
   readonly #running = new Set<Running>();
+  /** Bodies waiting for a task, oldest first (`#queueHead` is the next one). */
+  #queue: Pending[] = [];
+  #queueHead = 0;
+  /** Scan tasks handed to Piscina and not settled: at most kTasksPerWorker per thread. */
+  #tasks = 0;
+  /** Scan tasks handed to Piscina since the start (a task carries one or more bodies). */
+  #tasksSent = 0;
   readonly #boardThreads: Int32Array;
   readonly #boardStartedAt: Float64Array;
   readonly #freeSlots: number[];
@@ -155,7 +182,7 @@ export class PoolScanner implements Scanner {
     resolveBackend(options.backend ?? 'auto');
     const scanner = new PoolScanner(options, limits, threads);
     try {
-      await Promise.all(Array.from({ length: threads }, () => scanner.#submit((slot) => ({ kind: 'warm', slot, rules: scanner.#rules }), [])));
+      await Promise.all(Array.from({ length: threads }, () => scanner.#warm()));
     } catch (err) {
       await scanner.#pool.destroy();
       throw err;
@@ -195,12 +222,15 @@ export class PoolScanner implements Scanner {
 
   /**
    * Pool figures for tests and monitoring. `queueSize`: bodies accepted beyond one per thread, the count
-   * `maxQueue` bounds (waiting in the queue, or handed to a worker busy with another body).
+   * `maxQueue` bounds (waiting in the queue, or handed to a worker busy with another body). `tasks`:
+   * scan tasks handed to the workers so far (queued bodies travel several to a task); `completed`:
+   * Piscina's count of tasks that returned, warm-ups included.
    */
-  stats(): { threads: number; queueSize: number; completed: number; compilesPerThread: number[] } {
+  stats(): { threads: number; queueSize: number; tasks: number; completed: number; compilesPerThread: number[] } {
     return {
       threads: this.#pool.threads.length,
       queueSize: Math.max(0, this.#running.size - this.#threads),
+      tasks: this.#tasksSent,
       completed: this.#pool.completed,
       compilesPerThread: [...this.#compiles.values()],
     };
@@ -221,74 +251,147 @@ export class PoolScanner implements Scanner {
     return p;
   }
 
-  async #scan(g: GatheredBody, meta: ScanMeta | undefined, hook?: TestHook): Promise<ScanReport> {
-    const task = (slot: number): PoolTask => ({
-      kind: 'scan',
-      slot,
-      rules: this.#rules,
-      limits: this.#limits,
-      meta: { ...meta },
-      bytes: g.bytes,
-      cuts: g.cuts,
-      tail: g.tail,
-      tailMode: g.tailMode,
-      error: g.error,
-      ...(hook !== undefined && { __test: hook }),
+  /** Takes a slot for the body (or refuses it), queues it, and resolves with its report. */
+  #scan(g: GatheredBody, meta: ScanMeta | undefined, hook?: TestHook): Promise<ScanReport> {
+    return new Promise<ScanReport>((resolve, reject) => {
+      // A full queue throws here, which rejects this promise.
+      this.#queue.push({ running: this.#take(), g, meta: { ...meta }, hook, sent: 0, resolve, reject });
+      this.#pump();
     });
-    // Bytes the scanner copied are in shared memory, still here when the task settles, so a body that
-    // never started (its worker died scanning the one before) can be sent again; a caller's buffer moved
-    // at its request (transferBodies) cannot.
-    const result = await this.#submit(task, g.moved === null ? [] : [g.moved]);
-    // The worker returned: it reads the bytes no more. (After a failure the buffer is left to the
-    // collector: a terminated worker's thread may not have stopped yet.)
-    if (g.moved === null) this.#shared.give(g.bytes);
-    if (result.report === null) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report');
-    if (result.packed !== undefined) result.report.findings = unpackFindings(result.packed);
-    return result.report;
   }
 
   /**
-   * Runs a task on the pool. A task that fails because its worker died before starting it is submitted
-   * once more, unless it moved a buffer (`transfer`), which is gone with that worker.
+   * A slot on the start board for a body or a warm-up. At most `threads` bodies run and `maxQueue`
+   * wait: counted here rather than left to Piscina's maxQueue, whose count leaves out threads still
+   * starting (a replacement after a crash) and whose maxQueue 0 path rejects a task it has already
+   * queued (it would still run later).
    */
-  async #submit(task: (slot: number) => PoolTask, transfer: ArrayBuffer[]): Promise<PoolResult> {
-    const retry = transfer.length === 0;
-    // At most `threads` bodies run and `maxQueue` wait. Counted here rather than left to Piscina's
-    // maxQueue, whose count leaves out threads still starting (a replacement after a crash) and whose
-    // maxQueue 0 path rejects a task it has already queued (it would still run later).
+  #take(): Running {
     const slot = this.#freeSlots.pop();
     if (slot === undefined) throw this.#queueFull();
     Atomics.store(this.#boardThreads, slot, 0);
     const running: Running = { slot, timedOut: false };
     this.#running.add(running);
     this.#startWatchdog();
+    return running;
+  }
+
+  #release(running: Running): void {
+    this.#running.delete(running);
+    Atomics.store(this.#boardThreads, running.slot, 0);
+    this.#freeSlots.push(running.slot);
+    if (this.#running.size === 0) this.#stopWatchdog();
+  }
+
+  /**
+   * Hands queued bodies to Piscina while fewer than kTasksPerWorker tasks per thread are out. A task
+   * takes the queue's share per free task (so an idle pool spreads a few bodies over its workers), at
+   * most kTaskMaxBodies and kTaskMaxBytes (its first body whatever its size).
+   */
+  #pump(): void {
+    const limit = this.#threads * kTasksPerWorker;
+    while (this.#tasks < limit && this.#queueHead < this.#queue.length) {
+      const waiting = this.#queue.length - this.#queueHead;
+      const share = Math.min(kTaskMaxBodies, Math.ceil(waiting / (limit - this.#tasks)));
+      const batch: Pending[] = [];
+      let bytes = 0;
+      while (batch.length < share && this.#queueHead < this.#queue.length) {
+        const next = this.#queue[this.#queueHead]!;
+        if (batch.length > 0 && bytes + next.g.bytes.length > kTaskMaxBytes) break;
+        batch.push(next);
+        bytes += next.g.bytes.length;
+        this.#queueHead++;
+      }
+      if (this.#queueHead === this.#queue.length) {
+        this.#queue = [];
+        this.#queueHead = 0;
+      } else if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#queueHead);
+        this.#queueHead = 0;
+      }
+      this.#send(batch);
+    }
+  }
+
+  #send(batch: Pending[]): void {
+    const items: ScanItem[] = [];
+    const transfer: ArrayBuffer[] = [];
+    for (const p of batch) {
+      p.sent++;
+      const { g } = p;
+      items.push({ slot: p.running.slot, meta: p.meta, bytes: g.bytes, cuts: g.cuts, tail: g.tail, tailMode: g.tailMode, error: g.error, ...(p.hook !== undefined && { __test: p.hook }) });
+      if (g.moved !== null) transfer.push(g.moved);
+    }
+    this.#tasks++;
+    this.#tasksSent++;
+    this.#pool.run({ kind: 'scan', rules: this.#rules, limits: this.#limits, items }, { transferList: transfer }).then(
+      (result) => {
+        this.#tasks--;
+        this.#compiles.set(result.threadId, result.compiles);
+        batch.forEach((p, i) => this.#settle(p, result.items[i]));
+        this.#pump();
+      },
+      (err: unknown) => {
+        this.#tasks--;
+        const again = batch.filter((p) => this.#failed(p, err));
+        this.#queue.splice(this.#queueHead, 0, ...again);
+        this.#pump();
+      },
+    );
+  }
+
+  #settle(p: Pending, r: PoolResult['items'][number] | undefined): void {
+    this.#release(p.running);
+    // The worker returned: it reads the bytes no more. (After a failure the buffer is left to the
+    // collector: a terminated worker's thread may not have stopped yet.)
+    if (p.g.moved === null) this.#shared.give(p.g.bytes);
+    if (r === undefined) return p.reject(new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report'));
+    if ('error' in r) return p.reject(new LeakscanError('SDD_ERR_WORKER_FAILED', r.error));
     try {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const result = await this.#pool.run(task(slot), { transferList: transfer });
-          this.#compiles.set(result.threadId, result.compiles);
-          return result;
-        } catch (err) {
-          // Not started: no worker marked it on the board (a worker marks a task first thing), so no
-          // code of it ran. Only a lost worker fails such a task; a full queue is not retried.
-          const started = Atomics.load(this.#boardThreads, slot) !== 0;
-          if (!retry || attempt > 1 || started || running.timedOut || isQueueLimit(err)) throw err;
-          Atomics.store(this.#boardThreads, slot, 0);
-        }
-      }
+      r.report.findings = unpackFindings(r.packed);
+      p.resolve(r.report);
     } catch (err) {
-      if (running.timedOut) {
-        throw new LeakscanError('SDD_ERR_WORKER_FAILED', `no result within ${this.#timeoutMs} ms; the worker was terminated and replaced`, { cause: err });
-      }
-      if (isQueueLimit(err)) throw new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', undefined, { cause: err });
-      const message = (err as Error)?.message ?? String(err);
-      const started = Atomics.load(this.#boardThreads, slot) !== 0;
-      throw new LeakscanError('SDD_ERR_WORKER_FAILED', started || retry ? message : `${message} (the worker was lost before it started this body, which was moved to it and cannot be sent again)`, { cause: err });
+      p.reject(err);
+    }
+  }
+
+  /**
+   * A task failed (its worker exited, threw outside a scan, or was terminated at a timeout). Its bodies
+   * are told apart by the start board: the one being scanned (marked, not ended) fails; one that never
+   * started, or whose scan ended but whose report was lost with the worker, is queued again at the
+   * front, unless it was already sent twice or its buffer was moved to the dead worker (transferBodies).
+   * A body that hung or crashed one worker would most likely take a second one with it, so it is not
+   * retried; the caller still has it and can decide. Returns true for a body to queue again.
+   */
+  #failed(p: Pending, err: unknown): boolean {
+    const scanning = Atomics.load(this.#boardThreads, p.running.slot) > 0;
+    if (!scanning && !p.running.timedOut && !isQueueLimit(err) && p.g.moved === null && p.sent < 2) {
+      Atomics.store(this.#boardThreads, p.running.slot, 0);
+      return true;
+    }
+    this.#release(p.running);
+    p.reject(this.#failure(err, p.running, scanning || p.g.moved === null ? '' : ' (the worker was lost before it started this body, which was moved to it and cannot be sent again)'));
+    return false;
+  }
+
+  #failure(err: unknown, running: Running, why = ''): LeakscanError {
+    if (running.timedOut) {
+      return new LeakscanError('SDD_ERR_WORKER_FAILED', `no result within ${this.#timeoutMs} ms; the worker was terminated and replaced`, { cause: err });
+    }
+    if (isQueueLimit(err)) return new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', undefined, { cause: err });
+    return new LeakscanError('SDD_ERR_WORKER_FAILED', `${(err as Error)?.message ?? String(err)}${why}`, { cause: err });
+  }
+
+  /** A warm-up task (compiles the program on a worker), on its own slot, outside the body queue. */
+  async #warm(): Promise<void> {
+    const running = this.#take();
+    try {
+      const result = await this.#pool.run({ kind: 'warm', slot: running.slot, rules: this.#rules } satisfies PoolTask);
+      this.#compiles.set(result.threadId, result.compiles);
+    } catch (err) {
+      throw this.#failure(err, running);
     } finally {
-      this.#running.delete(running);
-      Atomics.store(this.#boardThreads, slot, 0);
-      this.#freeSlots.push(slot);
-      if (this.#running.size === 0) this.#stopWatchdog();
+      this.#release(running);
     }
   }
 
@@ -313,8 +416,9 @@ export class PoolScanner implements Scanner {
   #checkTimeouts(): void {
     const now = Date.now();
     for (const running of this.#running) {
+      // 0: not started; < 0: its scan ended (the task's other bodies may still run).
       const threadId = Atomics.load(this.#boardThreads, running.slot);
-      if (threadId === 0 || running.timedOut) continue;
+      if (threadId <= 0 || running.timedOut) continue;
       if (now - this.#boardStartedAt[running.slot]! < this.#timeoutMs) continue;
       running.timedOut = true;
       // Terminating the thread makes Piscina fail the task ("worker exited") and start a replacement.

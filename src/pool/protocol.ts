@@ -1,7 +1,8 @@
 /**
- * What the main thread and a scan worker exchange. One task carries one body: the bytes the engine
- * needs (the scan cap for plain bodies, a bounded compressed prefix for encoded ones), moved to the
- * worker, plus what was only counted, so the worker's report equals the in-thread one.
+ * What the main thread and a scan worker exchange. A scan task carries one or more bodies (queued small
+ * bodies travel together, see docs/pool.md): per body, the bytes the engine needs (the scan cap for
+ * plain bodies, a bounded compressed prefix for encoded ones) in memory shared with the worker, plus
+ * what was only counted, so the worker's report equals the in-thread one.
  */
 import type { ScanMeta, ScanReport, ScannerOptions } from '../types.js';
 import { parseContentEncoding } from '../content/index.js';
@@ -26,14 +27,12 @@ export type TestHook = 'exit' | 'uncaught' | 'hang';
  */
 export type TailMode = 'push' | 'received';
 
-export interface ScanTask {
-  kind: 'scan';
-  /** This task's slot on the start board. */
+/** One body of a scan task. */
+export interface ScanItem {
+  /** This body's slot on the start board. */
   slot: number;
-  rules: RuleOptions;
-  limits: { maxBytes: number; maxFindings: number };
   meta: ScanMeta;
-  /** The kept bytes: a view over an ArrayBuffer in the transfer list. */
+  /** The kept bytes: a view over shared memory, or over an ArrayBuffer in the transfer list. */
   bytes: Uint8Array;
   /** Lengths of the chunks the kept bytes arrived in (null: one chunk), so the engine sees the same cuts. */
   cuts: Uint32Array | null;
@@ -43,6 +42,14 @@ export interface ScanTask {
   /** Message of the error that ended the source stream, raised again after the kept bytes. */
   error: string | null;
   __test?: TestHook;
+}
+
+/** Bodies scanned one after the other by one worker, each marked on the start board as it starts and ends. */
+export interface ScanTask {
+  kind: 'scan';
+  rules: RuleOptions;
+  limits: { maxBytes: number; maxFindings: number };
+  items: ScanItem[];
 }
 
 /** Compiles the program ahead of the first body (and checks the worker starts at all). */
@@ -56,14 +63,10 @@ export interface WarmTask {
 export type PoolTask = ScanTask | WarmTask;
 
 /**
- * A report's findings in columns, for the trip back to the main thread: structured-cloning one
- * object per finding (with its rule's description and tags repeated) was most of the main thread's
- * work per body. `ids` holds the rule ids used; `rule[i]` indexes it.
- */
-/**
  * A report's findings as they cross to the calling thread: the rule ids once, and per finding its rule's
  * index in `ids`, start and end in one array (one buffer to clone and collect, not three), then its
- * redacted value.
+ * redacted value. Structured-cloning one object per finding (its rule's description and tags repeated)
+ * was most of the calling thread's work per body.
  */
 export interface PackedFindings {
   ids: string[];
@@ -72,20 +75,24 @@ export interface PackedFindings {
   redacted: string[];
 }
 
+/** What became of one body of a task: its report (findings packed), or the message of what the scan threw. */
+export type ItemResult = { report: ScanReport; packed: PackedFindings } | { error: string };
+
 export interface PoolResult {
-  /** The report with `findings` empty: they travel in `packed`. */
-  report: ScanReport | null;
-  packed?: PackedFindings;
+  /** One per item of a scan task, in order (none for a warm-up). */
+  items: ItemResult[];
   threadId: number;
   /** Programs this worker has compiled since it started (tests check it stays at one per option set). */
   compiles: number;
 }
 
 /**
- * The start board, shared by the main thread and every worker (Piscina `workerData`): one slot per task
- * in flight. As a task starts, its worker writes the time into `startedAt[slot]`, then its threadId into
- * `threads[slot]` (an Atomics store, so the time is visible once the id is). The main thread's watchdog
- * reads it to time tasks from their start and to find the thread to terminate, without a message per task.
+ * The start board, shared by the main thread and every worker (Piscina `workerData`): one slot per body
+ * in flight. As a body starts, its worker writes the time into `startedAt[slot]`, then its threadId into
+ * `threads[slot]` (an Atomics store, so the time is visible once the id is); when its scan has ended,
+ * minus its threadId. So 0 = not started, > 0 = being scanned, < 0 = scanned. The main thread's watchdog
+ * reads it to time bodies from their start and to find the thread to terminate, and a failed task's
+ * bodies are sorted by it, without a message per body.
  */
 export interface StartBoard {
   threads: SharedArrayBuffer;

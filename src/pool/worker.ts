@@ -1,13 +1,13 @@
 /**
- * The Piscina worker entry: one task scans one body with the in-thread engine (`scanStream`), so a
- * pooled report is the in-thread report by construction. Programs are compiled once per worker per
+ * The Piscina worker entry: a task scans its bodies one after the other with the in-thread engine
+ * (`scanStream`), so a pooled report is the in-thread report by construction. Programs are compiled once per worker per
  * distinct rule option set and reused for every later task.
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { scanStream, type Program } from '../engine/index.js';
 import { programFor } from '../scanner.js';
 import type { Finding } from '../types.js';
-import { isStartBoard, type PackedFindings, type PoolResult, type PoolTask, type RuleOptions, type ScanTask, type TestHook } from './protocol.js';
+import { isStartBoard, type ItemResult, type PackedFindings, type PoolResult, type PoolTask, type RuleOptions, type ScanItem, type TestHook } from './protocol.js';
 
 const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.threads), startedAt: new Float64Array(workerData.startedAt) } : null;
 
@@ -30,7 +30,7 @@ function cachedProgram(rules: RuleOptions): Program {
 let zeros: Uint8Array | null = null;
 
 /** The chunks as the main thread received them, then the counted tail, then the source's failure. */
-function* chunksOf(task: ScanTask): Generator<Uint8Array> {
+function* chunksOf(task: ScanItem): Generator<Uint8Array> {
   const { bytes, cuts } = task;
   if (cuts === null) {
     yield bytes;
@@ -65,7 +65,7 @@ let previous: Promise<unknown> = Promise.resolve();
 
 /**
  * Piscina's handler. The pool hands a worker two tasks at once (the next one waits here, not behind a
- * message round trip); they run one after the other, each marked on the start board when it starts.
+ * message round trip); they run one after the other.
  */
 export default function scanTask(task: PoolTask): Promise<PoolResult> {
   const run = previous.then(() => runTask(task));
@@ -73,21 +73,47 @@ export default function scanTask(task: PoolTask): Promise<PoolResult> {
   return run;
 }
 
+/** Marks a slot on the board: `threadId` when its body starts, `-threadId` when its scan has ended. */
+function mark(slot: number, state: number): void {
+  if (board === null) return;
+  if (state > 0) board.startedAt[slot] = Date.now();
+  Atomics.store(board.threads, slot, state);
+}
+
 async function runTask(task: PoolTask): Promise<PoolResult> {
-  if (board !== null) {
-    board.startedAt[task.slot] = Date.now();
-    Atomics.store(board.threads, task.slot, threadId);
-  }
-  if (task.__test !== undefined && process.env.LEAKSCAN_TEST_HOOKS === '1') {
-    const pending = runHook(task.__test);
+  if (task.kind === 'warm') {
+    mark(task.slot, threadId);
+    const pending = hookOf(task.__test);
     if (pending) return pending;
+    cachedProgram(task.rules);
+    return { items: [], threadId, compiles };
   }
   const program = cachedProgram(task.rules);
-  if (task.kind === 'warm') return { report: null, threadId, compiles };
-  const report = await scanStream(program, chunksOf(task), task.meta, task.limits);
-  if (task.tailMode === 'received') report.bytesReceived += task.tail;
-  const packed = packFindings(report.findings);
-  return { report: { ...report, findings: [] }, packed, threadId, compiles };
+  const items: ItemResult[] = [];
+  for (const item of task.items) {
+    mark(item.slot, threadId);
+    const pending = hookOf(item.__test);
+    if (pending) return pending;
+    items.push(await scanItem(program, item, task.limits));
+    mark(item.slot, -threadId);
+  }
+  return { items, threadId, compiles };
+}
+
+function hookOf(hook: TestHook | undefined): Promise<never> | undefined {
+  return hook !== undefined && process.env.LEAKSCAN_TEST_HOOKS === '1' ? runHook(hook) : undefined;
+}
+
+/** One body's report; what the engine threw (a bug: it does not throw on content) fails this body only. */
+async function scanItem(program: Program, item: ScanItem, limits: { maxBytes: number; maxFindings: number }): Promise<ItemResult> {
+  try {
+    const report = await scanStream(program, chunksOf(item), item.meta, limits);
+    if (item.tailMode === 'received') report.bytesReceived += item.tail;
+    const packed = packFindings(report.findings);
+    return { report: { ...report, findings: [] }, packed };
+  } catch (err) {
+    return { error: (err as Error)?.message ?? String(err) };
+  }
 }
 
 function packFindings(findings: readonly Finding[]): PackedFindings {

@@ -112,10 +112,10 @@ describe('pool with two workers', () => {
   }
 });
 
-describe('pool faults: one worker, a short timeout, a queue of two', () => {
+describe('pool faults: one worker, a short timeout, a queue of four', () => {
   let s: PoolScanner;
   beforeAll(async () => {
-    s = await pool({ workers: 1, taskTimeout: 700, maxQueue: 2 });
+    s = await pool({ workers: 1, taskTimeout: 700, maxQueue: 4 });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
@@ -146,6 +146,36 @@ describe('pool faults: one worker, a short timeout, a queue of two', () => {
     await stillServes();
   });
 
+  it('queued bodies travel together; when their worker dies, the one it was scanning fails and the others are scanned again', async () => {
+    // Two tasks fill the lone worker; the three bodies queued behind them go out as one task when the
+    // first returns, and the middle one kills the worker: the first was scanned (its report was lost
+    // with the worker), the last never started. Both are sent again, together, and scanned.
+    const before = s.stats().tasks;
+    const first = [s.analyze(cardBody(1, 50_000), kJson), s.analyze(cardBody(2, 50_000), kJson)];
+    const batch = [s.analyze(cardBody(3), kJson), s[kTestHook]('exit', cardBody(4), kJson), s.analyze(cardBody(5), kJson)];
+    // Read as the first two settle: the worker ran them before the batch, so it is still alive.
+    const sentByThen = Promise.all(first).then(() => s.stats().tasks - before);
+    const settled = await Promise.allSettled([...first, ...batch]);
+    expect(await sentByThen).toBe(3);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(settled[3]).toMatchObject({ reason: { code: 'SDD_ERR_WORKER_FAILED' } });
+    const reports = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(reports.map((r) => r.findings.length)).toEqual([1, 1, 1, 1]);
+    await stillServes();
+  });
+
+  it('a body that hangs in a task of several times out alone; the task\'s other bodies are scanned', async () => {
+    const t0 = performance.now();
+    const first = [s.analyze(cardBody(1, 50_000), kJson), s.analyze(cardBody(2, 50_000), kJson)];
+    const batch = [s.analyze(cardBody(3), kJson), s[kTestHook]('hang', cardBody(4), kJson)];
+    const settled = await Promise.allSettled([...first, ...batch]);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    await expect(batch[1]).rejects.toThrow(/no result within 700 ms/);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(690);
+    for (const r of settled.slice(0, 3)) expect((r as PromiseFulfilledResult<ScanReport>).value.findings).toHaveLength(1);
+    await stillServes();
+  });
+
   it('a hung worker is terminated after the task timeout and replaced', async () => {
     const t0 = performance.now();
     const hung = s[kTestHook]('hang', cardBody(0), kJson);
@@ -157,8 +187,8 @@ describe('pool faults: one worker, a short timeout, a queue of two', () => {
 
   it('rejects with SDD_ERR_POOL_QUEUE_FULL past maxQueue; queued bodies wait without timing out', async () => {
     const hung = s[kTestHook]('hang', cardBody(0), kJson);
-    const queued = [s.analyze(cardBody(1), kJson), s.analyze(cardBody(2), kJson)];
-    expect(s.stats().queueSize).toBe(2);
+    const queued = [1, 2, 3, 4].map((i) => s.analyze(cardBody(i), kJson));
+    expect(s.stats().queueSize).toBe(4);
     await rejectsWith(s.analyze(cardBody(3), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
     await rejectsWith(s.scan(cardBody(3), kJson), 'SDD_ERR_POOL_QUEUE_FULL');
     await rejectsWith(hung, 'SDD_ERR_WORKER_FAILED');
