@@ -364,13 +364,16 @@ export class PoolScanner implements Scanner {
    * retried; the caller still has it and can decide. Returns true for a body to queue again.
    */
   #failed(p: Pending, err: unknown): boolean {
-    const scanning = Atomics.load(this.#boardThreads, p.running.slot) > 0;
-    if (!scanning && !p.running.timedOut && !isQueueLimit(err) && p.g.moved === null && p.sent < 2) {
+    const state = Atomics.load(this.#boardThreads, p.running.slot);
+    if (state <= 0 && !p.running.timedOut && !isQueueLimit(err) && p.g.moved === null && p.sent < 2) {
       Atomics.store(this.#boardThreads, p.running.slot, 0);
       return true;
     }
     this.#release(p.running);
-    p.reject(this.#failure(err, p.running, scanning || p.g.moved === null ? '' : ' (the worker was lost before it started this body, which was moved to it and cannot be sent again)'));
+    let why = '';
+    if (p.g.moved !== null && state === 0) why = ' (the worker was lost before it started this body, which was moved to it and cannot be sent again)';
+    if (p.g.moved !== null && state < 0) why = ' (the worker was lost after scanning this body, before returning its report; the body was moved to it and cannot be sent again)';
+    p.reject(this.#failure(err, p.running, why));
     return false;
   }
 
