@@ -89,6 +89,23 @@ describe('classifyContentType', () => {
   it('treats an unfamiliar type that declares a charset as text', () => {
     expect(classifyContentType('application/x-custom; charset=utf-8').kind).toBe('text');
   });
+
+  it('hands out one frozen result per header value, and stays right past its bound of remembered values', () => {
+    const a = classifyContentType('Text/HTML; charset=ISO-8859-1');
+    expect(classifyContentType('Text/HTML; charset=ISO-8859-1')).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(() => {
+      (a as { kind: string }).kind = 'binary';
+    }).toThrow(TypeError);
+    // Many distinct values (a hostile stream of headers) cycle through the bounded memo.
+    for (let i = 0; i < 1000; i++) {
+      const v = i % 3 === 0 ? `image/x-${i}` : i % 3 === 1 ? `application/x-${i}+json; charset=UTF-${i}` : `application/x-${i}`;
+      const info = classifyContentType(v);
+      expect(info.kind).toBe(i % 3 === 0 ? 'binary' : i % 3 === 1 ? 'json' : 'unknown');
+      if (i % 3 === 1) expect(info.charset).toBe(`utf-${i}`);
+    }
+    expect(classifyContentType('Text/HTML; charset=ISO-8859-1')).toStrictEqual({ mediaType: 'text/html', kind: 'html', charset: 'iso-8859-1' });
+  });
 });
 
 describe('parseMediaType', () => {
