@@ -110,7 +110,7 @@ const kWarmPasses = 4;
 function corpusPlan(quick: boolean): { batchBodies: number; bigCopies: number; batchRounds: number; bigRounds: number; memoryRounds: number } {
   return quick
     ? { batchBodies: 80, bigCopies: 1, batchRounds: 2, bigRounds: 1, memoryRounds: 1 }
-    : { batchBodies: 200, bigCopies: 2, batchRounds: 3, bigRounds: 2, memoryRounds: 2 };
+    : { batchBodies: 200, bigCopies: 2, batchRounds: 9, bigRounds: 3, memoryRounds: 2 };
 }
 
 const kBatchMin = 16 * 1024;

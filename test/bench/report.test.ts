@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
-import { evaluateGoals, pairedRatio, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, pairedRatio, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
 /** A measured case with only what the goals read. */
@@ -72,6 +73,39 @@ describe('bench goals: baseline (b) measured paired', () => {
     const unpaired = withB(7, { status: 'ok', p50: 600, p99: 600, mbps: 1.7, count: 0, samples: 1 });
     expect(bGoal(unpaired).items[0]!.value).toBeCloseTo(600 / 7, 10);
     expect(bGoal(unpaired).pass).toBe(false);
+  });
+});
+
+describe('bench goals: pool speed-up paired by round', () => {
+  const item = (workers: number, rounds: number[]): PoolThroughput => ({
+    workers,
+    corpus: 'batch',
+    bodies: 200,
+    bytes: 12e6,
+    rounds: rounds.map((mbps) => ({ ms: 12e3 / mbps, mbps, cpuPerWall: workers })),
+    mbps: [...rounds].sort((a, b) => a - b)[rounds.length >> 1]!,
+    cpuPerWall: workers,
+    findings: 10,
+  });
+  const phase = (one: PoolThroughput, two: PoolThroughput): PoolPhaseResult =>
+    ({ status: 'ok', backend: 're2', throughput: [one, two], memory: [], corpus: {}, loadavg: { start: [0, 0, 0], end: [0, 0, 0] }, cores: 2, seconds: 1, memoryMethod: '' }) as unknown as PoolPhaseResult;
+
+  it('takes the median of each round\'s 2-worker figure over the 1-worker one beside it', () => {
+    // Pairs 1.9, 1.9, 1.29: median 1.9 passes, where the medians' ratio (40 / 30) would fail.
+    const [pass] = evaluatePoolGoals(phase(item(1, [10, 30, 31]), item(2, [19, 57, 40])));
+    expect(pass!.items[0]!.value).toBeCloseTo(1.9, 6);
+    expect(pass!.pass).toBe(true);
+    // Pairs 1.5, 3.8, 1.5: median 1.5 fails, where the medians' ratio (38 / 20) would pass.
+    const one = item(1, [20, 10, 30]);
+    const two = item(2, [30, 38, 45]);
+    expect(two.mbps / one.mbps).toBeCloseTo(1.9, 6);
+    expect(poolSpeedup(one, two)).toBeCloseTo(1.5, 6);
+    const [fail] = evaluatePoolGoals(phase(one, two));
+    expect(fail!.pass).toBe(false);
+  });
+
+  it('falls back to the two medians when the rounds do not pair up', () => {
+    expect(poolSpeedup(item(1, [20, 22]), item(2, [30, 40, 50]))).toBeCloseTo(40 / 22, 6);
   });
 });
 
