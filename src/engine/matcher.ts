@@ -94,6 +94,16 @@ function ruleArraysOf(program: Program): RuleArrays {
   return per;
 }
 
+/** Per program, state blocks of ended scans (see the Matcher's constructor); a few per thread at most. */
+const kSpareBlockLists = new WeakMap<Program, Float64Array[]>();
+const kSpareBlocks = 4;
+
+function spareBlocks(program: Program): Float64Array[] {
+  let list = kSpareBlockLists.get(program);
+  if (list === undefined) kSpareBlockLists.set(program, (list = []));
+  return list;
+}
+
 /** One non-ASCII code unit (see `#append`). */
 const kNonAscii = /[^\x00-\x7f]/g;
 
@@ -137,6 +147,8 @@ export class Matcher {
   readonly #screenAsked: Float64Array;
   readonly #screenRejected: Float64Array;
   readonly #screenSkipped: Float64Array;
+  /** The block the arrays above are views of; null once released. */
+  #block: Float64Array | null;
   #waiting: Group[] = [];
   /** Scratch of `#confirmReady`: ready groups per screen region. */
   readonly #screenDemand = new Map<number, number>();
@@ -175,20 +187,27 @@ export class Matcher {
     this.#compactSlack = compactSlack;
     this.#prefilter = program.newPrefilter();
     this.#maxFindings = maxFindings;
+    // The per-rule, per-screen and per-gate state of a scan, in one block that an ended scan of the
+    // same program hands on (see `release`): seven arrays allocated per scan were, with the native
+    // pass's state, about a third of a tiny body's cost.
     const n = program.rules.length;
-    this.#groupStart = new Float64Array(n).fill(-1);
-    this.#groupEnd = new Float64Array(n).fill(-1);
-    this.#lastEnd = new Float64Array(n).fill(-1);
+    const screens = program.screens.length;
+    const block = spareBlocks(program).pop() ?? new Float64Array(3 * n + 3 * screens + 3 * program.gates.length);
+    block.fill(-1, 0, 3 * n).fill(0, 3 * n, 3 * n + 3 * screens).fill(-1, 3 * n + 3 * screens);
+    this.#block = block;
+    this.#groupStart = block.subarray(0, n);
+    this.#groupEnd = block.subarray(n, 2 * n);
+    this.#lastEnd = block.subarray(2 * n, 3 * n);
     const per = ruleArraysOf(program);
     this.#gateOf = per.gateOf;
     this.#joinGap = per.joinGap;
     this.#nextOf = per.nextOf;
     this.#nextColumns = per.nextColumns;
     this.#screens = program.screens.map(() => []);
-    this.#screenAsked = new Float64Array(program.screens.length);
-    this.#screenRejected = new Float64Array(program.screens.length);
-    this.#screenSkipped = new Float64Array(program.screens.length);
-    this.#gateRun = new Float64Array(3 * program.gates.length).fill(-1);
+    this.#screenAsked = block.subarray(3 * n, 3 * n + screens);
+    this.#screenRejected = block.subarray(3 * n + screens, 3 * n + 2 * screens);
+    this.#screenSkipped = block.subarray(3 * n + 2 * screens, 3 * n + 3 * screens);
+    this.#gateRun = block.subarray(3 * n + 3 * screens);
   }
 
   /** Global position just past the text received so far. */
@@ -205,8 +224,13 @@ export class Matcher {
     this.#compact();
   }
 
-  /** After `finish` (findings read): the offsets and column bytes go to the thread's next scan. */
+  /** After `finish` (findings read): the offsets, column bytes, state block and native pass state go to the thread's next scans. */
   release(): void {
+    if (this.#block === null) return;
+    const spare = spareBlocks(this.#program);
+    if (spare.length < kSpareBlocks) spare.push(this.#block);
+    this.#block = null;
+    this.#prefilter.release?.();
     spareOffsets.give(this.#off);
     this.#off = new Int32Array(1);
     spareBytes.give(this.#bytes);

@@ -10,6 +10,8 @@ import { createRequire } from 'node:module';
 export interface NativeBinding {
   tables(spec: NativeTablesSpec): object;
   state(tables: object): object;
+  /** Puts a state back as `state` made it (absent from a binary built before it existed). */
+  reset?(state: object): void;
   scan(state: object, cols: Uint8Array, from: number, to: number, out: Float64Array, meta: Float64Array): number;
   finish(state: object, out: Float64Array, meta: Float64Array): number;
   /**

@@ -37,6 +37,8 @@ export interface TriggerPass {
   finish(emit: EmitCandidate): void;
   /** No trigger reported in the future can start before this position. */
   minFutureStart(): number;
+  /** The scan has ended: what it holds may serve a later scan (the pass is not used again). */
+  release?(): void;
 }
 
 export interface PrefilterSpec {
@@ -340,7 +342,13 @@ export class PrefilterTables implements NativeTablesSpec {
   nativeTables(binding: NativeBinding): object {
     return (this.#native ??= binding.tables(this));
   }
+
+  /** Native states of ended scans, for the thread's next scans of these tables (see `NativePrefilter`). */
+  readonly spareStates: object[] = [];
 }
+
+/** Native states kept per tables for reuse: a thread runs one scan at a time, a few overlap at most. */
+const kSpareStates = 4;
 
 /** Room for this many events per native call (the call stops early rather than overflow it). */
 const kNativeEvents = 8192;
@@ -351,12 +359,28 @@ const nativeMeta = new Float64Array(2);
 /** The prefilter pass in C (`native/prefilter.c`); see `TriggerPass`. */
 export class NativePrefilter implements TriggerPass {
   readonly #binding: NativeBinding;
-  readonly #state: object;
+  readonly #tables: PrefilterTables;
+  #state: object | null;
   #minFuture = 0;
 
+  /**
+   * Takes an ended scan's state when the tables have one (reset as new), else makes one: a fresh native
+   * state per scan (allocations, a finalizer, the collector's bookkeeping for both) was about a tenth of
+   * scanning a small body.
+   */
   constructor(t: PrefilterTables, binding: NativeBinding) {
     this.#binding = binding;
-    this.#state = binding.state(t.nativeTables(binding));
+    this.#tables = t;
+    const spare = binding.reset === undefined ? undefined : t.spareStates.pop();
+    if (spare !== undefined) binding.reset!(spare);
+    this.#state = spare ?? binding.state(t.nativeTables(binding));
+  }
+
+  /** The scan has ended: its state goes to the tables' next scan. This pass must not be used again. */
+  release(): void {
+    const s = this.#state;
+    this.#state = null;
+    if (s !== null && this.#binding.reset !== undefined && this.#tables.spareStates.length < kSpareStates) this.#tables.spareStates.push(s);
   }
 
   minFutureStart(): number {
@@ -364,11 +388,17 @@ export class NativePrefilter implements TriggerPass {
   }
 
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void {
-    for (let i = from; i < to; i = nativeMeta[0]!) this.#dispatch(this.#binding.scan(this.#state, cols, i, to, nativeOut, nativeMeta), emit);
+    const state = this.#live();
+    for (let i = from; i < to; i = nativeMeta[0]!) this.#dispatch(this.#binding.scan(state, cols, i, to, nativeOut, nativeMeta), emit);
   }
 
   finish(emit: EmitCandidate): void {
-    this.#dispatch(this.#binding.finish(this.#state, nativeOut, nativeMeta), emit);
+    this.#dispatch(this.#binding.finish(this.#live(), nativeOut, nativeMeta), emit);
+  }
+
+  #live(): object {
+    if (this.#state === null) throw new Error('native prefilter used after release()');
+    return this.#state;
   }
 
   /** Hands the `n` events the last native call wrote to `emit`, in order. */

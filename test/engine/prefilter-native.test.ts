@@ -61,6 +61,30 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('gives a later scan a released state back as new: the same events as a fresh pass, nothing of the scan before', () => {
+    const own = new PrefilterTables(all.spec);
+    const rng = new Rng(20261122);
+    let reused = 0;
+    for (let round = 0; round < 60; round++) {
+      const text = nastyText(rng, rng.int(1, 4000));
+      const cols = columnsOf(text);
+      // Stop half-way through the text now and then: the state is released in the middle of a run,
+      // a token and a context word's reach.
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
+      const spare = own.spareStates.length;
+      const pass = newTriggerPass(own, 'native');
+      if (spare > 0) {
+        reused++;
+        expect(own.spareStates.length).toBe(spare - 1);
+      }
+      const nat = rng.chance(0.3) ? (pass.scan(cols, 0, cuts[0] ?? cols.length, () => {}), null) : events(pass, cols, cuts);
+      if (nat !== null) expect(nat).toEqual(events(newTriggerPass(own, 'js'), cols, cuts));
+      pass.release!();
+      expect(() => pass.finish(() => {})).toThrow(/after release/);
+    }
+    expect(reused).toBeGreaterThan(50);
+  });
+
   it('agrees with more keyword states than a 16-bit pre-scaled table holds (the native pass widens it)', () => {
     // The native pass stores state × 32 in a 16-bit table, up to 2,048 states; past that it converts
     // the table to 32 bits. Both widths run the same checks against the TypeScript pass.
