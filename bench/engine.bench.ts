@@ -433,7 +433,7 @@ async function measureGrowth(mid: Case, big: Case): Promise<GrowthPair> {
 }
 
 /** Alternating rounds per growth pair, and the time a round aims at (see `measureGrowth`). */
-const kGrowthRounds = quick ? 3 : 7;
+const kGrowthRounds = quick ? 3 : 15;
 const kGrowthRoundMs = quick ? 40 : 80;
 
 /** (rule set, backend) pairs whose patterns both threads have already compiled. */
