@@ -272,6 +272,28 @@ describe('pool options', () => {
     }
   });
 
+  for (const fault of ['exit', 'hang'] as const) {
+    it(`a burst of 40 bodies with one that ${fault === 'exit' ? 'kills its worker' : 'hangs'}: every other body gets the in-thread report`, async () => {
+      const s = await pool({ workers: 2, maxQueue: 100, taskTimeout: 800 });
+      const local = await createScanner({ ...kRules, workers: 0 });
+      try {
+        // Sizes from 200 B to 40 KB, so tasks of one to several bodies form behind the first four.
+        const bodies = Array.from({ length: 40 }, (_, i) => Buffer.from(cardBody(i, (i * 7919) % 40_000)));
+        const bad = 17;
+        const settled = await Promise.allSettled(bodies.map((b, i) => (i === bad ? s[kTestHook](fault, b, kJson) : s.analyze(b, kJson))));
+        expect(s.stats().tasks).toBeLessThan(40);
+        expect(settled[bad]).toMatchObject({ status: 'rejected', reason: { code: 'SDD_ERR_WORKER_FAILED' } });
+        for (const [i, r] of settled.entries()) {
+          if (i === bad) continue;
+          expect(r.status, `body ${i}`).toBe('fulfilled');
+          expect((r as PromiseFulfilledResult<ScanReport>).value).toStrictEqual(await local.analyze(bodies[i]!, kJson));
+        }
+      } finally {
+        await Promise.all([s.close(), local.close()]);
+      }
+    });
+  }
+
   it('defaults to one worker per core, and ignores test hooks unless LEAKSCAN_TEST_HOOKS=1', async () => {
     delete process.env.LEAKSCAN_TEST_HOOKS;
     let s: PoolScanner;
