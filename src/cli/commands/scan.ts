@@ -289,7 +289,12 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   let findings = 0;
   try {
     for (const e of pendingErrors) await reportError(e);
-    const concurrency = opts.workers === 0 ? 2 : Math.max(2, Math.min(16, opts.workers ?? availableParallelism()));
+    // Eight files in flight per worker (at most 64): while the workers scan, the next files are read
+    // and queued, and the pool hands queued small files to a worker several at a time. With one file
+    // per worker the workers waited on each file's read and round trip: the corpus/ folder (2,728
+    // files, 85 MB) took 5.7-7.5 s on 2 workers, 3.9-4.8 s with eight per worker. Memory stays bounded:
+    // the pool keeps at most the scan cap of each body, and `forEachOrdered` at most 4 × this many reports.
+    const concurrency = opts.workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * (opts.workers ?? availableParallelism())));
     await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
       progress.fileDone();
       if (outcome.report !== undefined) {
