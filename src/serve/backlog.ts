@@ -13,7 +13,7 @@ export interface BacklogOptions {
   maxBytes?: number;
   /** Bodies waiting for the scanner (not counting the ones it is scanning). Default 1,024. */
   maxJobs?: number;
-  /** Bodies handed to the scanner at once. Default 2 per worker thread. */
+  /** Bodies handed to the scanner at once. Default 2 (the service passes 8 per worker thread). */
   concurrency?: number;
 }
 

@@ -189,7 +189,11 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       const workers = options.workers;
       const scanner = await make({ allRules: true, ...(workers === undefined ? {} : { workers }) });
       cleanup.push(() => scanner.close());
-      backlog = new ScanBacklog(scanner, { concurrency: 2 * (workers !== undefined && workers > 0 ? workers : availableParallelism()), ...options.backlog, onError });
+      // Eight bodies per worker thread handed to the pool at once: beyond the two a worker holds, the
+      // rest wait in the pool's queue, which hands small bodies to a worker several at a time (with two
+      // per worker it never had any waiting; docs/pool.md, "Queued bodies travel together").
+      const threads = workers === 0 ? 1 : (workers ?? availableParallelism());
+      backlog = new ScanBacklog(scanner, { concurrency: (workers === 0 ? 2 : 8) * threads, ...options.backlog, onError });
       const b = backlog;
       cleanup.push(() => b.idle());
       try {
