@@ -327,8 +327,11 @@ export class PoolScanner implements Scanner {
     this.#pool.run({ kind: 'scan', rules: this.#rules, limits: this.#limits, items }, { transferList: transfer }).then(
       (result) => {
         this.#tasks--;
-        this.#compiles.set(result.threadId, result.compiles);
-        batch.forEach((p, i) => this.#settle(p, result.items[i]));
+        // A result without its items (not a shape the worker sends) fails each body rather than
+        // leaving it unsettled.
+        const items = Array.isArray(result?.items) ? result.items : [];
+        if (typeof result?.threadId === 'number') this.#compiles.set(result.threadId, result.compiles);
+        batch.forEach((p, i) => this.#settle(p, items[i]));
         this.#pump();
       },
       (err: unknown) => {
