@@ -29,6 +29,13 @@ export interface Measured {
 }
 
 /** Times one call of `fn` (the probe). */
+/** The median of `xs` (the mean of the middle two for an even count; NaN for none). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+}
+
 export async function probe(fn: () => unknown): Promise<number> {
   const t0 = performance.now();
   await fn();

@@ -25,6 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Scanner } from '../src/index.js';
 import { kContentKinds, kDensities, makeBody, makeSizedBody, type Body, type Density } from './bodies.js';
+import { median } from './measure.js';
 import { Rng, seedOf } from './prng.js';
 
 /** Backend names the pool accepts (`createScanner({ backend })`). */
@@ -146,12 +147,6 @@ function warmCorpus(): Body[] {
 
 function bytesOf(bodies: readonly Body[]): number {
   return bodies.reduce((n, b) => n + b.bytes.length, 0);
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
 }
 
 const kMiB = 2 ** 20;

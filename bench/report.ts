@@ -2,7 +2,7 @@
  * Turns measured cases into the printed table and the goal verdicts. Pure functions over the results,
  * so the JSON written with `--json` and the table always say the same thing.
  */
-import type { Measured } from './measure.js';
+import { median, type Measured } from './measure.js';
 import type { PoolPhaseResult, PoolThroughput } from './pool.js';
 
 export type BaselineResult =
@@ -117,12 +117,6 @@ export type Bound = 'lower' | 'upper' | 'exact';
 
 function boundMark(b: Bound): string {
   return b === 'lower' ? '>' : b === 'upper' ? '<' : '';
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
 }
 
 function check(ruleSet: string, goal: string, items: GoalCheck['items']): GoalCheck {
@@ -363,10 +357,8 @@ export const kPoolMemoryGoalMB = 64;
  * from one second to the next). Falls back to the medians' ratio when the rounds do not pair up.
  */
 export function poolSpeedup(one: PoolThroughput, two: PoolThroughput): number {
-  const n = Math.min(one.rounds.length, two.rounds.length);
-  if (n === 0 || one.rounds.length !== two.rounds.length) return two.mbps / one.mbps;
-  const r = Array.from({ length: n }, (_, i) => two.rounds[i]!.mbps / one.rounds[i]!.mbps).sort((a, b) => a - b);
-  return n % 2 === 1 ? r[n >> 1]! : (r[n / 2 - 1]! + r[n / 2]!) / 2;
+  if (one.rounds.length === 0 || one.rounds.length !== two.rounds.length) return two.mbps / one.mbps;
+  return median(two.rounds.map((r, i) => r.mbps / one.rounds[i]!.mbps));
 }
 
 export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {

@@ -5,7 +5,7 @@ import { columnByte, type EmitCandidate, type TriggerPass } from './prefilter.js
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
-import { spareBytes, spareOffsets } from './scratch.js';
+import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -94,16 +94,6 @@ function ruleArraysOf(program: Program): RuleArrays {
   return per;
 }
 
-/** Per program, state blocks of ended scans (see the Matcher's constructor); a few per thread at most. */
-const kSpareBlockLists = new WeakMap<Program, Float64Array[]>();
-const kSpareBlocks = 4;
-
-function spareBlocks(program: Program): Float64Array[] {
-  let list = kSpareBlockLists.get(program);
-  if (list === undefined) kSpareBlockLists.set(program, (list = []));
-  return list;
-}
-
 /** One non-ASCII code unit (see `#append`). */
 const kNonAscii = /[^\x00-\x7f]/g;
 
@@ -187,13 +177,13 @@ export class Matcher {
     this.#compactSlack = compactSlack;
     this.#prefilter = program.newPrefilter();
     this.#maxFindings = maxFindings;
-    // The per-rule, per-screen and per-gate state of a scan, in one block that an ended scan of the
-    // same program hands on (see `release`): seven arrays allocated per scan were, with the native
-    // pass's state, about a third of a tiny body's cost.
+    // The per-rule, per-screen and per-gate state of a scan, views of one block that an ended scan
+    // hands on (see `release`; it may be longer than this program needs).
     const n = program.rules.length;
     const screens = program.screens.length;
-    const block = spareBlocks(program).pop() ?? new Float64Array(3 * n + 3 * screens + 3 * program.gates.length);
-    block.fill(-1, 0, 3 * n).fill(0, 3 * n, 3 * n + 3 * screens).fill(-1, 3 * n + 3 * screens);
+    const size = 3 * n + 3 * screens + 3 * program.gates.length;
+    const block = spareStateBlocks.take(size);
+    block.fill(-1, 0, 3 * n).fill(0, 3 * n, 3 * n + 3 * screens).fill(-1, 3 * n + 3 * screens, size);
     this.#block = block;
     this.#groupStart = block.subarray(0, n);
     this.#groupEnd = block.subarray(n, 2 * n);
@@ -207,7 +197,7 @@ export class Matcher {
     this.#screenAsked = block.subarray(3 * n, 3 * n + screens);
     this.#screenRejected = block.subarray(3 * n + screens, 3 * n + 2 * screens);
     this.#screenSkipped = block.subarray(3 * n + 2 * screens, 3 * n + 3 * screens);
-    this.#gateRun = block.subarray(3 * n + 3 * screens);
+    this.#gateRun = block.subarray(3 * n + 3 * screens, size);
   }
 
   /** Global position just past the text received so far. */
@@ -227,8 +217,7 @@ export class Matcher {
   /** After `finish` (findings read): the offsets, column bytes, state block and native pass state go to the thread's next scans. */
   release(): void {
     if (this.#block === null) return;
-    const spare = spareBlocks(this.#program);
-    if (spare.length < kSpareBlocks) spare.push(this.#block);
+    spareStateBlocks.give(this.#block);
     this.#block = null;
     this.#prefilter.release?.();
     spareOffsets.give(this.#off);

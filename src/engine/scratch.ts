@@ -12,7 +12,7 @@
  */
 
 /** Typed arrays of one kind, by length. */
-export class SpareArrays<T extends Int32Array | Uint8Array> {
+export class SpareArrays<T extends Int32Array | Uint8Array | Float64Array> {
   readonly #spare: T[] = [];
 
   constructor(
@@ -63,3 +63,9 @@ export const spareOffsets = new SpareArrays<Int32Array>((n) => new Int32Array(n)
 
 /** Column bytes (matcher): Buffers of their own (not slices of Node's pool), not zero-filled. */
 export const spareBytes = new SpareArrays<Buffer>((n) => Buffer.allocUnsafeSlow(n), 4096, 4 << 20, 3);
+
+/**
+ * The matcher's per-rule, per-screen and per-gate state (a few hundred numbers): small, but made per
+ * scan they were, with the native pass's state, about half of a tiny body's cost.
+ */
+export const spareStateBlocks = new SpareArrays<Float64Array>((n) => new Float64Array(n), 1, 1 << 16, 4);

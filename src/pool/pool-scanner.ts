@@ -192,7 +192,7 @@ export class PoolScanner implements Scanner {
 
   async analyze(body: BodySource, meta?: ScanMeta): Promise<ScanReport> {
     if (this.#closed) throw new LeakscanError('SDD_ERR_SCANNER_CLOSED');
-    // Refused before the body is copied or encoded (#submit checks again for streams, read first).
+    // Refused before the body is copied or encoded (#take checks again, also for streams, read first).
     if (this.#freeSlots.length === 0) throw this.#queueFull();
     return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, this.#moveBytes, this.#shared), meta));
   }
