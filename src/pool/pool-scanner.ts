@@ -31,6 +31,17 @@ export const kTasksPerWorker = 2;
  */
 export const kTaskMaxBodies = 32;
 export const kTaskMaxBytes = 256 * 1024;
+/**
+ * As the queue runs down, a task takes at most the queue's bytes ÷ (threads × kTasksPerWorker), down
+ * to this bound: the last tasks of a batch are small, so the workers finish together instead of one
+ * idling while the other scans its last 256 KiB (docs/pool.md, "Queued bodies travel together").
+ */
+export const kTaskMinBytes = 32 * 1024;
+
+/** The byte bound of the next task when `queuedBytes` wait for `slots` task slots (see kTaskMinBytes). */
+export function taskByteBound(queuedBytes: number, slots: number): number {
+  return Math.min(kTaskMaxBytes, Math.max(kTaskMinBytes, Math.ceil(queuedBytes / slots)));
+}
 
 /** Pool knobs on top of the scanner options. */
 export interface PoolScannerOptions extends ScannerOptions {
@@ -113,6 +124,8 @@ export class PoolScanner implements Scanner {
   /** Bodies waiting for a task, oldest first (`#queueHead` is the next one). */
   #queue: Pending[] = [];
   #queueHead = 0;
+  /** Bytes of the bodies in the queue. */
+  #queuedBytes = 0;
   /** Scan tasks handed to Piscina and not settled: at most kTasksPerWorker per thread. */
   #tasks = 0;
   /** Scan tasks handed to Piscina since the start (a task carries one or more bodies). */
@@ -256,6 +269,7 @@ export class PoolScanner implements Scanner {
     return new Promise<ScanReport>((resolve, reject) => {
       // A full queue throws here, which rejects this promise.
       this.#queue.push({ running: this.#take(), g, meta: { ...meta }, hook, sent: 0, resolve, reject });
+      this.#queuedBytes += g.bytes.length;
       this.#pump();
     });
   }
@@ -286,22 +300,24 @@ export class PoolScanner implements Scanner {
   /**
    * Hands queued bodies to Piscina while fewer than kTasksPerWorker tasks per thread are out. A task
    * takes the queue's share per free task (so an idle pool spreads a few bodies over its workers), at
-   * most kTaskMaxBodies and kTaskMaxBytes (its first body whatever its size).
+   * most kTaskMaxBodies and taskByteBound's bytes (its first body whatever its size).
    */
   #pump(): void {
     const limit = this.#threads * kTasksPerWorker;
     while (this.#tasks < limit && this.#queueHead < this.#queue.length) {
       const waiting = this.#queue.length - this.#queueHead;
       const share = Math.min(kTaskMaxBodies, Math.ceil(waiting / (limit - this.#tasks)));
+      const maxBytes = taskByteBound(this.#queuedBytes, limit);
       const batch: Pending[] = [];
       let bytes = 0;
       while (batch.length < share && this.#queueHead < this.#queue.length) {
         const next = this.#queue[this.#queueHead]!;
-        if (batch.length > 0 && bytes + next.g.bytes.length > kTaskMaxBytes) break;
+        if (batch.length > 0 && bytes + next.g.bytes.length > maxBytes) break;
         batch.push(next);
         bytes += next.g.bytes.length;
         this.#queueHead++;
       }
+      this.#queuedBytes -= bytes;
       if (this.#queueHead === this.#queue.length) {
         this.#queue = [];
         this.#queueHead = 0;
@@ -338,6 +354,7 @@ export class PoolScanner implements Scanner {
         this.#tasks--;
         const again = batch.filter((p) => this.#failed(p, err));
         this.#queue.splice(this.#queueHead, 0, ...again);
+        for (const p of again) this.#queuedBytes += p.g.bytes.length;
         this.#pump();
       },
     );

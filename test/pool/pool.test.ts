@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScanner } from '../../src/scanner.js';
-import { kTestHook, type PoolScanner, type PoolScannerOptions } from '../../src/pool/pool-scanner.js';
+import { kTaskMaxBytes, kTaskMinBytes, kTestHook, taskByteBound, type PoolScanner, type PoolScannerOptions } from '../../src/pool/pool-scanner.js';
 import type { ScanReport, Scanner } from '../../src/types.js';
 import { asyncChunks, kTestCard, noiseText } from './helpers.js';
 import { SharedBytes, kKeptBytes } from '../../src/pool/body.js';
@@ -269,6 +269,32 @@ describe('pool options', () => {
       expect((await copied).findings).toHaveLength(1);
     } finally {
       await s.close();
+    }
+  });
+
+  it('as the queue runs down, tasks carry fewer bytes, so the workers finish together', async () => {
+    // 40 bodies of 20 KiB through one worker: two go out alone, 38 wait. With the byte bound fixed at
+    // 256 KiB they would leave 12, 12, 12 and 2 per task (six tasks in all); bounded by the queue's
+    // share they leave 12, 12, then fewer and fewer down to one.
+    expect(taskByteBound(10 * kMiB, 4)).toBe(kTaskMaxBytes);
+    expect(taskByteBound(400 * 1024, 4)).toBe(100 * 1024);
+    expect(taskByteBound(40 * 1024, 4)).toBe(kTaskMinBytes);
+    const s = await pool({ workers: 1, maxQueue: 64 });
+    const local = await createScanner({ ...kRules, workers: 0 });
+    try {
+      const body = (i: number): Buffer => {
+        const b = Buffer.alloc(20 * 1024, 0x20);
+        b.write(cardBody(i));
+        return b;
+      };
+      const bodies = Array.from({ length: 40 }, (_, i) => body(i));
+      const before = s.stats().tasks;
+      const reports = await Promise.all(bodies.map((b) => s.analyze(b, kJson)));
+      expect(s.stats().tasks - before).toBeGreaterThan(6);
+      expect(s.stats().tasks - before).toBeLessThan(40);
+      for (const [i, r] of reports.entries()) expect(r, `body ${i}`).toStrictEqual(await local.analyze(bodies[i]!, kJson));
+    } finally {
+      await Promise.all([s.close(), local.close()]);
     }
   });
 
