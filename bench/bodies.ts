@@ -325,3 +325,15 @@ export function makeAdversarial(kind: AdversarialKind, size: number, keywords: r
   const contentType = kind === 'json-nesting' ? 'application/json' : 'text/plain; charset=utf-8';
   return { name: `adv/${kind}`, contentType, bytes: Buffer.from(text, 'latin1'), planted: 0 };
 }
+
+/** `bytes` in `n` pieces of about equal length, each cut back to the start of a UTF-8 character. */
+export function piecesOf(bytes: Uint8Array, n: number): Uint8Array[] {
+  const cuts = [0];
+  for (let i = 1; i < n; i++) {
+    let at = Math.round((i * bytes.length) / n);
+    while (at > cuts[cuts.length - 1]! && (bytes[at]! & 0xc0) === 0x80) at--;
+    cuts.push(at);
+  }
+  cuts.push(bytes.length);
+  return cuts.slice(0, n).map((c, i) => bytes.subarray(c, cuts[i + 1]));
+}

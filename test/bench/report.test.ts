@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
+import { piecesOf } from '../../bench/bodies.js';
 import { evaluateGoals, evaluatePoolGoals, pairedRatio, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
@@ -36,6 +37,32 @@ describe('bench goals: growth', () => {
       { label: 'xml/sparse', value: 8.5, bound: 'exact', pass: true },
     ]);
     expect(g.pass).toBe(true);
+  });
+
+  it('checks the adversarial bodies too, from their pairs (they have no 128 KB case)', () => {
+    const g = growth([
+      { ruleSet: 'default', bodyKind: 'json/sparse', ratio: 8.2, rounds: [8.2] },
+      { ruleSet: 'default', bodyKind: 'adv/a-dot', ratio: 9.4, rounds: [9.4] },
+    ]);
+    expect(g.items.map((i) => [i.label, i.value, i.pass])).toEqual([
+      ['json/sparse', 8.2, true],
+      ['adv/a-dot', 9.4, false],
+      ['xml/sparse', 8.5, true],
+    ]);
+    expect(g.pass).toBe(false);
+  });
+
+  it('cuts a 1 MiB body into its 128 KiB pieces at UTF-8 character starts, losing no byte', () => {
+    // 'é' is two bytes: with a one-byte lead, every second cut lands on a continuation byte.
+    const bytes = Buffer.from('a' + 'é'.repeat(40_000), 'utf8');
+    const pieces = piecesOf(bytes, 8);
+    expect(pieces).toHaveLength(8);
+    expect(Buffer.concat(pieces).equals(bytes)).toBe(true);
+    for (const p of pieces) {
+      expect(p[0]! & 0xc0).not.toBe(0x80);
+      expect(Math.abs(p.length - bytes.length / 8)).toBeLessThanOrEqual(2);
+    }
+    expect(piecesOf(Buffer.alloc(1 << 20, 0x61), 8).map((p) => p.length)).toEqual(Array(8).fill(1 << 17));
   });
 
   it('falls back to the medians, and fails past 9, where no pair was measured', () => {
