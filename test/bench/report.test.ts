@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
 import { piecesOf } from '../../bench/bodies.js';
-import { evaluateGoals, evaluatePoolGoals, pairedRatio, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, formatGoals, pairedRatio, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
@@ -50,6 +50,17 @@ describe('bench goals: growth', () => {
       ['xml/sparse', 8.5, true],
     ]);
     expect(g.pass).toBe(false);
+  });
+
+  it('names an adversarial body the time budget left without a pair as not measured', () => {
+    const adv = (name: string): CaseResult => ({ ...measured('default', 'adv', '1MB', 9), body: name });
+    const goals = evaluateGoals([...cases, adv('adv/a-dot'), adv('adv/base64')], ['default'], [
+      { ruleSet: 'default', bodyKind: 'adv/a-dot', ratio: 7.5, rounds: [7.5] },
+    ]);
+    const g = goals.find((x) => x.goal.startsWith('growth'))!;
+    expect(g.items.map((i) => i.label)).toEqual(['adv/a-dot', 'json/sparse', 'xml/sparse']);
+    expect(g.missing).toEqual(['adv/base64']);
+    expect(formatGoals([g])).toContain('not measured (time budget): adv/base64');
   });
 
   it('cuts a 1 MiB body into its 128 KiB pieces at UTF-8 character starts, losing no byte', () => {
