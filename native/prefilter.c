@@ -128,6 +128,9 @@ typedef struct {
   uint32_t gen;
   uint32_t *fired;
   int32_t *sub_start;
+  /* While a run is cut into pieces: the digits of the stretch without separators that the last piece
+     ended in (see flush_piece). */
+  int64_t carry;
   double *ctx_end; /* per rule: where its latest context word ended */
   /* While a run's look is worked out for the cache: where the passing digit rules go (see run_memo). */
   uint8_t *rec;
@@ -718,14 +721,59 @@ static void memo_report(state_t *s, const struct run_memo *m, int64_t st, int64_
   for (int32_t q = 0; q < m->n; q++) report(s, k, s->t->d_rule[m->rules[q]], st, en);
 }
 
+/*
+ * A piece of an overlong run (as `Prefilter.#flushPiece`). The rules of contiguous digits (the separator
+ * set without separators) wake only for a stretch between separators whose length is in their range,
+ * the piece's first stretch counted on from the pieces before (s->carry); every other digit rule wakes,
+ * except, in a piece with no separator, those whose longest value is shorter than its digits.
+ */
+static void flush_piece(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
+  tables_t *t = s->t;
+  s->gen++;
+  int32_t j0 = -1;
+  for (int32_t j = 0; j < t->n_sets; j++) if (t->set_masks[j] == 0) { j0 = j; break; }
+  if (j0 >= 0 && t->set_from[j0] < t->set_from[j0 + 1]) {
+    /* The stretches' lengths with digits in the piece: below 64 as bits, longer ones listed (a piece
+       holds at most four of those). */
+    uint64_t bits = 0;
+    int64_t longer[8];
+    int32_t n_long = 0;
+    int64_t prev = -s->carry;
+    for (int32_t q = 0; q <= s->seps; q++) {
+      const int32_t at = q < s->seps ? s->sep_at[q] : digits;
+      if (at > (prev > 0 ? prev : 0)) {
+        const int64_t len = at - prev;
+        if (len < 64) bits |= 1ULL << len;
+        else if (n_long < 8) longer[n_long++] = len;
+      }
+      prev = at;
+    }
+    for (int32_t q = t->set_from[j0]; q < t->set_from[j0 + 1]; q++) {
+      const int32_t i = t->set_idx[q];
+      s->fired[i] = s->gen;
+      const int64_t lo = t->d_min[i];
+      const double hi = t->d_max[i];
+      int wake = 0;
+      if (lo < 64) {
+        const int64_t top = hi < 63 ? (int64_t)hi : 63;
+        if (top >= lo) wake = (bits >> lo) & (top - lo >= 63 ? ~0ULL : ((2ULL << (top - lo)) - 1)) ? 1 : 0;
+      }
+      for (int32_t m = 0; !wake && m < n_long; m++) wake = longer[m] >= lo && (double)longer[m] <= hi;
+      if (wake) report(s, k, t->d_rule[i], st, en);
+    }
+  }
+  const int pure = s->seps == 0;
+  for (int32_t i = 0; i < t->n_digit; i++) {
+    if (s->fired[i] == s->gen) continue;
+    if (!pure || (double)digits <= t->d_max[i]) report(s, k, t->d_rule[i], st, en);
+  }
+}
+
 static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
   tables_t *t = s->t;
   if (en <= st) return;
   if (s->run_piece) {
-    /* Every digit rule, except in a piece with no separator those whose longest value is shorter
-       than its digits (as `Prefilter.#flushRun`). */
-    const int pure = s->seps == 0;
-    for (int32_t i = 0; i < t->n_digit; i++) if (!pure || (double)digits <= t->d_max[i]) report(s, k, t->d_rule[i], st, en);
+    flush_piece(s, st, en, digits, k);
     return;
   }
   if (t->memo == NULL || s->seps > K_MEMO_SEPS) {
@@ -932,6 +980,8 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
           s->after1 = -1;
           s->after2 = -1;
           flush_run(s, run_start, run_end, run_digits, k);
+          /* The stretch without separators the piece ends in goes on in the next (see flush_piece). */
+          s->carry = s->seps > 0 ? run_digits - s->sep_at[s->seps - 1] : (s->run_piece ? s->carry : 0) + run_digits;
           run_start = run_end;
           run_digits = 0;
           s->run_piece = 1;

@@ -430,6 +430,8 @@ export class Prefilter implements TriggerPass {
    * then `runDigits - subStart[j]`), so a digit costs nothing per set.
    */
   readonly #subStart: Int32Array;
+  /** While a run is cut into pieces: the digits of the stretch without separators that the last piece ended in (see `#flushPiece`). */
+  #carry = 0;
 
   // Streaming state.
   #st = 0;
@@ -568,6 +570,8 @@ export class Prefilter implements TriggerPass {
           this.#after1 = -1;
           this.#after2 = -1;
           this.#flushRun(runStart, runEnd, runDigits, emit);
+          // The stretch without separators the piece ends in goes on in the next (see #flushPiece).
+          this.#carry = this.#seps > 0 ? runDigits - sepAt[this.#seps - 1]! : (this.#runPiece ? this.#carry : 0) + runDigits;
           runStart = runEnd;
           runDigits = 0;
           this.#runPiece = true;
@@ -725,12 +729,7 @@ export class Prefilter implements TriggerPass {
     if (e <= s) return;
     const t = this.#t;
     if (this.#runPiece) {
-      // A piece of an overlong run: every digit rule looks (its own sub-runs cannot be told apart),
-      // except, in a piece with no separator, the rules whose longest value is shorter than the piece's
-      // digits: every sub-run through such a piece holds all of them (adv/repeat-0: a megabyte of one
-      // digit woke each rule 4,096 times).
-      const pure = this.#seps === 0;
-      for (let i = 0; i < t.digitRule.length; i++) if (!pure || digits <= t.digitMax[i]!) this.#report(t.digitRule[i]!, s, e, emit);
+      this.#flushPiece(s, e, digits, emit);
       return;
     }
     // Sub-runs per separator set, replayed from the logged separators: a separator outside a set
@@ -766,6 +765,46 @@ export class Prefilter implements TriggerPass {
         this.#blockTo = -1;
         this.#endSubRun(j, digits - sub[j]!, s, e, emit);
       }
+    }
+  }
+
+  /**
+   * A piece of an overlong run (cut every kMaxRunSpan characters, so no window grows with a hostile
+   * body). The rules of contiguous digits (the separator set without separators) wake only for a
+   * stretch between separators whose length is in their range, the piece's first stretch counted on
+   * from the pieces before (`#carry`): a megabyte of four-digit groups (adv/digit-runs) woke
+   * cn-resident-id, a rule of 17-18 contiguous digits, in 585 windows, and fi-hetu's gate in every
+   * piece. Every other digit rule wakes (its sub-runs through the piece are not told apart), except, in
+   * a piece with no separator, the rules whose longest value is shorter than the piece's digits: every
+   * sub-run through such a piece holds all of them (adv/repeat-0: a megabyte of one digit woke each
+   * rule 4,096 times).
+   */
+  #flushPiece(s: number, e: number, digits: number, emit: EmitCandidate): void {
+    const t = this.#t;
+    const fired = this.#fired;
+    const gen = ++this.#gen;
+    const j0 = t.setMasks.indexOf(0);
+    if (j0 >= 0 && t.setFrom[j0]! < t.setFrom[j0 + 1]!) {
+      // The stretches' lengths with digits in the piece.
+      const lengths: number[] = [];
+      let prev = -this.#carry;
+      for (let q = 0; q <= this.#seps; q++) {
+        const at = q < this.#seps ? this.#sepAt[q]! : digits;
+        if (at > Math.max(prev, 0)) lengths.push(at - prev);
+        prev = at;
+      }
+      for (let k = t.setFrom[j0]!, to = t.setFrom[j0 + 1]!; k < to; k++) {
+        const i = t.setIdx[k]!;
+        fired[i] = gen;
+        const lo = t.digitMin[i]!;
+        const hi = t.digitMax[i]!;
+        if (lengths.some((len) => len >= lo && len <= hi)) this.#report(t.digitRule[i]!, s, e, emit);
+      }
+    }
+    const pure = this.#seps === 0;
+    for (let i = 0; i < t.digitRule.length; i++) {
+      if (fired[i] === gen) continue;
+      if (!pure || digits <= t.digitMax[i]!) this.#report(t.digitRule[i]!, s, e, emit);
     }
   }
 

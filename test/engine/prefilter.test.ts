@@ -90,6 +90,26 @@ describe('prefilter', () => {
     expect(cutInvariant(pieces, `x ${'1'.repeat(260)}-12 y`)).toEqual(['0:258-265', '1:2-258', '1:258-265']);
   });
 
+  it('wakes a rule of contiguous digits in a piece only for a stretch of its length, counting across pieces', () => {
+    // Rule 2 takes 17-18 digits with no separator. In a long run of four-digit groups no stretch is
+    // that long, so after the first piece (a run of its own, whose shapes decide) it never wakes; the
+    // others, whose sub-runs through a piece are not told apart, still do. A 17-digit stretch that
+    // crosses the cut at 256 wakes it in the piece it ends in, counted from the piece before.
+    const pieces = digitSpec([
+      { rule: 0, min: 6, max: 12, separators: ' -' },
+      { rule: 2, min: 17, max: 18, separators: '' },
+    ]);
+    const groups = spans(pieces, '1234 5678-'.repeat(100));
+    expect(groups.filter((x) => x.startsWith('0:')).length).toBeGreaterThan(2);
+    expect(groups.filter((x) => x.startsWith('2:'))).toEqual([]);
+    const crossing = `${'12-'.repeat(84)}12345678901234567-12`;
+    expect(cutInvariant(pieces, crossing)).toEqual(['0:256-272', '2:256-272']);
+    // The same stretch one digit longer than the rule's range does not.
+    expect(cutInvariant(pieces, `${'12-'.repeat(84)}1234567890123456789-12`)).toEqual(['0:256-274']);
+    // Nor a stretch of 16 that ends right at the cut, then one of 3 in the next piece.
+    expect(spans(pieces, `${'12-'.repeat(80)}1234567890123456-123-12`).filter((x) => x.startsWith('2:'))).toEqual([]);
+  });
+
   it('reports tokens by length and character mix', () => {
     expect(spans(spec, 'AB123456C abcdefghi 123456789 AB1234567C')).toEqual(['5:20-29', '6:0-9']);
   });
