@@ -79,6 +79,8 @@ typedef struct {
      in the set's (ascending minimum) order. Past the sets, j = n_sets lists every set's rules for c,
      set after set: a run without separators is one sub-run of every set. */
   int32_t *len_from, *len_idx;
+  /* The separator set without separators (rules of contiguous digits), -1 if no digit rule has it. */
+  int32_t pure_set;
   struct run_memo *memo; /* NULL when the rule set has more than K_MEMO_RULES digit rules */
   /* For the cache's keys: bytes every shape treats alike (the same in or out of every side's set, the
      skip character of the same sides) share a class, and so do first digits every rule's `first`
@@ -460,6 +462,8 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     return NULL;
   }
   if (memo) shape_classes(t);
+  t->pure_set = -1;
+  for (int32_t j = 0; j < t->n_sets && t->pure_set < 0; j++) if (t->set_masks[j] == 0) t->pure_set = j;
   int32_t max_out = 0;
   for (int32_t s = 0; s < t->n_states; s++) {
     int32_t k = t->out_start[s + 1] - t->out_start[s];
@@ -629,17 +633,20 @@ static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, in
   if (ctx_ok(s, rule, start)) put(k, rule, start, end);
 }
 
-static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k) {
+/* `shaped` 0: a stretch of a piece of an overlong run, whose sides are not known (see flush_piece). */
+static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en, sink_t *k, int shaped) {
   tables_t *t = s->t;
-  /* A sub-run holds at most K_MAX_RUN_SPAN digits (runs are cut into pieces of that span). */
+  /* A run's sub-run holds at most K_MAX_RUN_SPAN digits (runs are cut into pieces of that span); a
+     stretch counted across pieces may hold more, and the last length's list is then checked rule by rule. */
   const int32_t *from = t->len_from + (size_t)j * K_LENS + (c < K_LENS - 1 ? c : K_LENS - 1);
   for (int32_t q = from[0], to = from[1]; q < to; q++) {
     const int32_t i = t->len_idx[q];
     const int32_t rule = t->d_rule[i];
+    if (c >= K_LENS - 1 && (t->d_min[i] > c || (double)c > t->d_max[i])) continue;
     /* The context screen first: it is cheaper than the shape, and report() would drop the run anyway.
        Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not. */
     if (s->fired[i] == s->gen || (s->rec == NULL && !ctx_ok(s, rule, st))) continue;
-    if (shape_ok(s, i, st)) {
+    if (!shaped || shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
       if (s->rec != NULL) s->rec[s->rec_n++] = (uint8_t)i;
       else put(k, rule, st, en);
@@ -656,7 +663,7 @@ static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, s
     /* One sub-run of every set: the whole run (the index past the sets lists all their rules). */
     s->block_from = -1;
     s->block_to = -1;
-    end_sub_run(s, sets, digits, st, en, k);
+    end_sub_run(s, sets, digits, st, en, k, 1);
     return;
   }
   int32_t *sub = s->sub_start;
@@ -670,7 +677,7 @@ static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, s
       if (at - sub[j] >= t->set_min[j]) {
         s->block_from = sub_sep[j];
         s->block_to = at == digits ? -1 : q;
-        end_sub_run(s, j, at - sub[j], st, en, k);
+        end_sub_run(s, j, at - sub[j], st, en, k, 1);
       }
       sub[j] = at;
       sub_sep[j] = q;
@@ -680,7 +687,7 @@ static void flush_sub_runs(state_t *s, int64_t st, int64_t en, int32_t digits, s
     if (digits - sub[j] >= t->set_min[j]) {
       s->block_from = sub_sep[j];
       s->block_to = -1;
-      end_sub_run(s, j, digits - sub[j], st, en, k);
+      end_sub_run(s, j, digits - sub[j], st, en, k, 1);
     }
   }
 }
@@ -730,37 +737,16 @@ static void memo_report(state_t *s, const struct run_memo *m, int64_t st, int64_
 static void flush_piece(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t *k) {
   tables_t *t = s->t;
   s->gen++;
-  int32_t j0 = -1;
-  for (int32_t j = 0; j < t->n_sets; j++) if (t->set_masks[j] == 0) { j0 = j; break; }
-  if (j0 >= 0 && t->set_from[j0] < t->set_from[j0 + 1]) {
-    /* The stretches' lengths with digits in the piece: below 64 as bits, longer ones listed (a piece
-       holds at most four of those). */
-    uint64_t bits = 0;
-    int64_t longer[8];
-    int32_t n_long = 0;
+  const int32_t j0 = t->pure_set;
+  if (j0 >= 0) {
     int64_t prev = -s->carry;
     for (int32_t q = 0; q <= s->seps; q++) {
       const int32_t at = q < s->seps ? s->sep_at[q] : digits;
-      if (at > (prev > 0 ? prev : 0)) {
-        const int64_t len = at - prev;
-        if (len < 64) bits |= 1ULL << len;
-        else if (n_long < 8) longer[n_long++] = len;
-      }
+      const int64_t len = at - prev;
+      if (at > (prev > 0 ? prev : 0) && len >= t->set_min[j0]) end_sub_run(s, j0, len > INT32_MAX ? INT32_MAX : (int32_t)len, st, en, k, 0);
       prev = at;
     }
-    for (int32_t q = t->set_from[j0]; q < t->set_from[j0 + 1]; q++) {
-      const int32_t i = t->set_idx[q];
-      s->fired[i] = s->gen;
-      const int64_t lo = t->d_min[i];
-      const double hi = t->d_max[i];
-      int wake = 0;
-      if (lo < 64) {
-        const int64_t top = hi < 63 ? (int64_t)hi : 63;
-        if (top >= lo) wake = (bits >> lo) & (top - lo >= 63 ? ~0ULL : ((2ULL << (top - lo)) - 1)) ? 1 : 0;
-      }
-      for (int32_t m = 0; !wake && m < n_long; m++) wake = longer[m] >= lo && (double)longer[m] <= hi;
-      if (wake) report(s, k, t->d_rule[i], st, en);
-    }
+    for (int32_t q = t->set_from[j0]; q < t->set_from[j0 + 1]; q++) s->fired[t->set_idx[q]] = s->gen;
   }
   const int pure = s->seps == 0;
   for (int32_t i = 0; i < t->n_digit; i++) {

@@ -132,6 +132,8 @@ export class PrefilterTables implements NativeTablesSpec {
   /** Per separator character, its bit; per distinct separator set of the digit rules, the set's bits. */
   readonly sepBit = new Uint8Array(kCols);
   readonly setMasks: Uint8Array;
+  /** The separator set without separators (rules of contiguous digits), -1 if no digit rule has it. */
+  readonly pureSet: number;
   readonly maxTokenLen: number;
   /**
    * Per token length `len`, the token rules whose length range holds it are entries
@@ -273,6 +275,7 @@ export class PrefilterTables implements NativeTablesSpec {
     const setKey = (seps: string) => [...new Set(seps)].sort().join('');
     for (const d of spec.digits) if (!sets.includes(setKey(d.separators))) sets.push(setKey(d.separators));
     this.setMasks = Uint8Array.from(sets, (set) => [...set].reduce((m, ch) => m | this.sepBit[ch.charCodeAt(0) & 127]!, 0));
+    this.pureSet = this.setMasks.indexOf(0);
     // A shape's `counts` become one digit rule per count, its minimum and maximum both that count: the
     // passes then take them as they take any range (a run whose sub-runs hold two of the counts reports
     // the rule once per count, the same span each time).
@@ -783,23 +786,15 @@ export class Prefilter implements TriggerPass {
     const t = this.#t;
     const fired = this.#fired;
     const gen = ++this.#gen;
-    const j0 = t.setMasks.indexOf(0);
-    if (j0 >= 0 && t.setFrom[j0]! < t.setFrom[j0 + 1]!) {
-      // The stretches' lengths with digits in the piece.
-      const lengths: number[] = [];
+    const j0 = t.pureSet;
+    if (j0 >= 0) {
       let prev = -this.#carry;
       for (let q = 0; q <= this.#seps; q++) {
         const at = q < this.#seps ? this.#sepAt[q]! : digits;
-        if (at > Math.max(prev, 0)) lengths.push(at - prev);
+        if (at > Math.max(prev, 0) && at - prev >= t.setMin[j0]!) this.#endSubRun(j0, at - prev, s, e, emit, false);
         prev = at;
       }
-      for (let k = t.setFrom[j0]!, to = t.setFrom[j0 + 1]!; k < to; k++) {
-        const i = t.setIdx[k]!;
-        fired[i] = gen;
-        const lo = t.digitMin[i]!;
-        const hi = t.digitMax[i]!;
-        if (lengths.some((len) => len >= lo && len <= hi)) this.#report(t.digitRule[i]!, s, e, emit);
-      }
+      for (let k = t.setFrom[j0]!, to = t.setFrom[j0 + 1]!; k < to; k++) fired[t.setIdx[k]!] = gen;
     }
     const pure = this.#seps === 0;
     for (let i = 0; i < t.digitRule.length; i++) {
@@ -808,8 +803,11 @@ export class Prefilter implements TriggerPass {
     }
   }
 
-  /** A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire. */
-  #endSubRun(j: number, c: number, s: number, e: number, emit: EmitCandidate): void {
+  /**
+   * A sub-run of `c` digits of separator set j ended: its set's rules whose digit range holds c fire.
+   * `shaped` false: a stretch of a piece of an overlong run, whose sides are not known (see `#flushPiece`).
+   */
+  #endSubRun(j: number, c: number, s: number, e: number, emit: EmitCandidate, shaped = true): void {
     const t = this.#t;
     const fired = this.#fired;
     const gen = this.#gen;
@@ -819,7 +817,7 @@ export class Prefilter implements TriggerPass {
       const i = idx[k]!;
       if (t.digitMin[i]! > c) break;
       // Stamped once it passes: with a block shape, a later sub-run of the run may pass where this one did not.
-      if (c <= t.digitMax[i]! && fired[i] !== gen && this.#shapeOk(i, s)) {
+      if (c <= t.digitMax[i]! && fired[i] !== gen && (!shaped || this.#shapeOk(i, s))) {
         fired[i] = gen;
         this.#report(t.digitRule[i]!, s, e, emit);
       }
