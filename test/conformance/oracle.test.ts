@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileProgram, re2NativeBackend, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
+import { compileProgram, re2NativeBackend, re2PackageBackend, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { redact } from '../../src/redact/index.js';
@@ -14,6 +14,8 @@ const texts = allRuleDefs
   .map((e) => e.text);
 const programs: Array<[string, Program]> = [['re2-wasm', compileProgram(allRuleDefs, re2WasmBackend)]];
 if (re2NativeBackend) programs.push(['re2', compileProgram(allRuleDefs, re2NativeBackend)]);
+// Native re2 with the package's exec doing the searches over bytes too (the lean binding's reference).
+if (re2PackageBackend && re2PackageBackend !== re2NativeBackend) programs.push(['re2, package exec', compileProgram(allRuleDefs, re2PackageBackend)]);
 
 /**
  * Filler between the examples: moves context words in and out of their rules' reach (the engine drops
