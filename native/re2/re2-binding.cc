@@ -9,6 +9,12 @@
 // this file is the only C++ of ours. The options that decide matches are the ones that package gives
 // RE2 (UTF-8, case folding for `i`), so both bindings find the same matches (the conformance suite
 // runs both); only the DFA memory budget differs (kMaxMem below).
+//
+// Both copies of RE2 and Abseil live in one process. binding.gyp builds this one with hidden visibility
+// and -fno-gnu-unique: template statics that GCC exports as GNU-unique symbols otherwise bind
+// process-wide, even between addons loaded RTLD_LOCAL, and this binding's DFA state sets ran on the
+// package's copies of their hash-set functions (one pattern searched 4x slower; test/engine/
+// re2-binding.test.ts checks the exported symbols).
 #include <node_api.h>
 
 #include <memory>

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { makeBody } from '../../bench/bodies.js';
@@ -97,6 +98,22 @@ describe.skipIf(re2Binding !== 'lean')('lean re2 binding', () => {
     expect(() => binding.exec(p, Buffer.from('ab'), 0, new Int32Array(3))).toThrow(expect.objectContaining({ code: 'LEAKSCAN_RE2_ARGS' }));
     expect(binding.exec(p, Buffer.from('ab'), 3, new Int32Array(4))).toBe(false);
     expect(binding.exec(p, Buffer.from('ab'), -1, new Int32Array(4))).toBe(false);
+  });
+
+  // The re2 package's copy of RE2 and Abseil lives in the same process. Template statics exported as
+  // GNU unique symbols bind process-wide even between addons loaded RTLD_LOCAL: the binding's DFA state
+  // sets then ran on the package's copies of their functions (a pattern searched 4x slower, and two
+  // builds' code mixed). Built with hidden visibility and -fno-gnu-unique, it shares nothing.
+  it.skipIf(process.platform !== 'linux' || spawnSync('nm', ['--version']).status !== 0)('exports no RE2, Abseil or GNU-unique symbol that the package could share', () => {
+    const file = require.resolve('../../native/re2/build/Release/leakscan_re2.node');
+    const out = spawnSync('nm', ['-D', '--defined-only', file], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const symbols = out.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    expect(symbols.map((s) => s[2])).toContain('napi_register_module_v1');
+    expect(symbols.filter((s) => s[1] === 'u').map((s) => s[2])).toEqual([]);
+    // RE2 marks its Parse<T> helpers for export (plain functions, bound by name only on request).
+    const shared = symbols.map((s) => s[2] ?? '').filter((name) => /absl|_ZN3re2/.test(name) && !name.startsWith('_ZN3re212re2_internal5Parse'));
+    expect(shared).toEqual([]);
   });
 
   it('falls back to the package for JavaScript-only syntax it would rewrite', () => {
