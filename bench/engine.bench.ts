@@ -455,7 +455,6 @@ function growthKind(c: Case): string {
 /** 128 KiB pieces per 1 MiB body in the growth pairs. */
 const kGrowthPieces = 8;
 
-
 /** Alternating rounds per growth pair, and the time a round aims at (see `measureGrowth`). */
 const kGrowthRounds = quick ? 3 : 15;
 const kGrowthRoundMs = quick ? 40 : 80;

@@ -110,9 +110,7 @@ napi_value Exec(napi_env env, napi_callback_info info) {
   napi_typedarray_type type;
   size_t length = 0;
   void* bytes = nullptr;
-  napi_value ab;
-  size_t offset = 0;
-  if (napi_get_typedarray_info(env, argv[1], &type, &length, &bytes, &ab, &offset) != napi_ok || type != napi_uint8_array) {
+  if (napi_get_typedarray_info(env, argv[1], &type, &length, &bytes, nullptr, nullptr) != napi_ok || type != napi_uint8_array) {
     napi_throw_type_error(env, "LEAKSCAN_RE2_ARGS", "bytes must be a Uint8Array");
     return nullptr;
   }
@@ -120,7 +118,7 @@ napi_value Exec(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_int64(env, argv[2], &from));
   size_t outLength = 0;
   void* outData = nullptr;
-  if (napi_get_typedarray_info(env, argv[3], &type, &outLength, &outData, &ab, &offset) != napi_ok || type != napi_int32_array || outLength < 4) {
+  if (napi_get_typedarray_info(env, argv[3], &type, &outLength, &outData, nullptr, nullptr) != napi_ok || type != napi_int32_array || outLength < 4) {
     napi_throw_type_error(env, "LEAKSCAN_RE2_ARGS", "out must be an Int32Array of at least 4");
     return nullptr;
   }
@@ -129,36 +127,24 @@ napi_value Exec(napi_env env, napi_callback_info info) {
     CHECK(napi_get_boolean(env, false, &result));
     return result;
   }
-  const char* text = static_cast<const char*>(bytes);
+  const absl::string_view whole(bytes == nullptr ? "" : static_cast<const char*>(bytes), length);
+  // RE2 fills submatches 0..group (just the whole match for group 0); the group is the last of them.
   const int group = pattern->group;
-  absl::string_view sub[2];
-  absl::string_view whole(text == nullptr ? "" : text, length);
-  bool found;
-  if (group == 0) {
-    found = pattern->re.Match(whole, static_cast<size_t>(from), length, re2::RE2::UNANCHORED, sub, 1);
-    sub[1] = sub[0];
-  } else {
-    // RE2 fills submatches 0..group; only the whole match and the group are kept.
-    absl::string_view subs[16];
-    std::unique_ptr<absl::string_view[]> heap;
-    absl::string_view* all = subs;
-    if (group + 1 > 16) {
-      heap.reset(new absl::string_view[group + 1]);
-      all = heap.get();
-    }
-    found = pattern->re.Match(whole, static_cast<size_t>(from), length, re2::RE2::UNANCHORED, all, group + 1);
-    if (found) {
-      sub[0] = all[0];
-      sub[1] = all[group];
-    }
+  absl::string_view stack[16];
+  std::unique_ptr<absl::string_view[]> heap;
+  absl::string_view* sub = stack;
+  if (group >= 16) {
+    heap.reset(new absl::string_view[group + 1]);
+    sub = heap.get();
   }
-  if (found && sub[1].data() == nullptr) found = false;
+  const bool found = pattern->re.Match(whole, static_cast<size_t>(from), length, re2::RE2::UNANCHORED, sub, group + 1) &&
+                     sub[group].data() != nullptr;
   if (found) {
     int32_t* out = static_cast<int32_t*>(outData);
     out[0] = static_cast<int32_t>(sub[0].data() - whole.data());
     out[1] = out[0] + static_cast<int32_t>(sub[0].size());
-    out[2] = static_cast<int32_t>(sub[1].data() - whole.data());
-    out[3] = out[2] + static_cast<int32_t>(sub[1].size());
+    out[2] = static_cast<int32_t>(sub[group].data() - whole.data());
+    out[3] = out[2] + static_cast<int32_t>(sub[group].size());
   }
   CHECK(napi_get_boolean(env, found, &result));
   return result;
