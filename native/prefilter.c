@@ -87,6 +87,11 @@ typedef struct {
      treats alike; a look is keyed by classes, so hex letters around a run are one look, not sixteen. */
   uint8_t byte_class[256];
   uint8_t first_class[10];
+  /* Per rule: the gap within which its keyword hits join (0: reported one by one), the longest joined
+     span, and the offset of its `next` columns in next_cols (-1: none); see `PrefilterSpec.joins`. */
+  double *join_gap, *join_span;
+  int32_t *next_of;
+  uint8_t *next_cols;
 } tables_t;
 
 /*
@@ -145,6 +150,9 @@ typedef struct {
   const uint8_t *cols;
   int32_t from;
   int64_t off;
+  /* Per joined rule, its open span of keyword hits (start -1: none), and how many are open. */
+  int64_t *join_start, *join_end;
+  int32_t joins_open;
 } state_t;
 
 static void tables_release(tables_t *t) {
@@ -156,6 +164,7 @@ static void tables_release(tables_t *t) {
   free(t->ctx_within);
   free(t->d_first); free(t->d_sides); free(t->d_side_sets); free(t->d_groups);
   free(t->len_from); free(t->len_idx); free(t->memo); free(t->tok_has);
+  free(t->join_gap); free(t->join_span); free(t->next_of); free(t->next_cols);
   free(t);
 }
 
@@ -165,7 +174,7 @@ static void state_finalize(napi_env env, void *data, void *hint) {
   (void)env; (void)hint;
   state_t *s = (state_t *)data;
   tables_release(s->t);
-  free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s);
+  free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s->join_start); free(s->join_end); free(s);
 }
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
@@ -442,6 +451,16 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   ok = ok && (t->d_groups = (int32_t *)copy_array(env, o, "digitGroups", napi_int32_array, &n_groups)) != NULL;
   ok = ok && n_first == (size_t)t->n_digit && n_sides == 8 * (size_t)t->n_digit && n_side_sets == 512 * (size_t)t->n_digit &&
        n_groups == 4 * (size_t)t->n_digit;
+  size_t n_join_gap = 0, n_join_span = 0, n_next_of = 0, n_next_cols = 0;
+  ok = ok && (t->join_gap = (double *)copy_array(env, o, "joinGap", napi_float64_array, &n_join_gap)) != NULL;
+  ok = ok && (t->join_span = (double *)copy_array(env, o, "joinSpan", napi_float64_array, &n_join_span)) != NULL;
+  ok = ok && (t->next_of = (int32_t *)copy_array(env, o, "nextOf", napi_int32_array, &n_next_of)) != NULL;
+  ok = ok && (t->next_cols = (uint8_t *)copy_array(env, o, "nextCols", napi_uint8_array, &n_next_cols)) != NULL;
+  ok = ok && n_join_gap == (size_t)t->rule_count && n_join_span == (size_t)t->rule_count && n_next_of == (size_t)t->rule_count;
+  for (int32_t r = 0; ok && r < t->rule_count; r++) {
+    const int32_t no = t->next_of[r];
+    if (!(t->join_gap[r] >= 0) || !(t->join_span[r] >= 0) || no < -1 || (no >= 0 && (size_t)no + K_COLS > n_next_cols)) ok = 0;
+  }
   ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
   if (!ok) {
     bool pending = false;
@@ -497,11 +516,15 @@ static void state_init(state_t *s, tables_t *t) {
   uint32_t *fired = s->fired;
   int32_t *sub_start = s->sub_start, *sub_sep = s->sub_sep;
   double *ctx_end = s->ctx_end;
+  int64_t *join_start = s->join_start, *join_end = s->join_end;
   memset(s, 0, sizeof *s);
   s->fired = fired;
   s->sub_start = sub_start;
   s->sub_sep = sub_sep;
   s->ctx_end = ctx_end;
+  s->join_start = join_start;
+  s->join_end = join_end;
+  for (int32_t r = 0; r < t->rule_count; r++) join_start[r] = -1;
   memset(fired, 0, ((size_t)t->n_digit + 1) * sizeof(uint32_t));
   memset(sub_start, 0, ((size_t)t->n_sets + 1) * sizeof(int32_t));
   memset(sub_sep, 0, ((size_t)t->n_sets + 1) * sizeof(int32_t));
@@ -523,9 +546,11 @@ static napi_value create_state(napi_env env, napi_callback_info info) {
     s->sub_start = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
     s->sub_sep = (int32_t *)calloc((size_t)t->n_sets + 1, sizeof(int32_t));
     s->ctx_end = (double *)malloc(((size_t)t->rule_count + 1) * sizeof(double));
+    s->join_start = (int64_t *)malloc(((size_t)t->rule_count + 1) * sizeof(int64_t));
+    s->join_end = (int64_t *)calloc((size_t)t->rule_count + 1, sizeof(int64_t));
   }
-  if (s == NULL || s->fired == NULL || s->sub_start == NULL || s->ctx_end == NULL || s->sub_sep == NULL) {
-    if (s) { free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s); }
+  if (s == NULL || s->fired == NULL || s->sub_start == NULL || s->ctx_end == NULL || s->sub_sep == NULL || s->join_start == NULL || s->join_end == NULL) {
+    if (s) { free(s->fired); free(s->sub_start); free(s->ctx_end); free(s->sub_sep); free(s->join_start); free(s->join_end); free(s); }
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
   }
@@ -631,6 +656,30 @@ static inline int ctx_ok(const state_t *s, int32_t rule, int64_t start) {
 /* Reports a trigger, unless its context screen drops it (as `Prefilter.#report`). */
 static inline void report(state_t *s, sink_t *k, int32_t rule, int64_t start, int64_t end) {
   if (ctx_ok(s, rule, start)) put(k, rule, start, end);
+}
+
+/* A keyword hit of a joined rule, before the column byte `next` (-1: the end of the piece); as
+   `Prefilter.#join`. Writes at most one event (the open span it cannot join). */
+static void join_hit(state_t *s, sink_t *k, int32_t rule, int64_t start, int64_t end, int32_t next) {
+  const tables_t *t = s->t;
+  if (!ctx_ok(s, rule, start)) return;
+  const int32_t row = t->next_of[rule];
+  if (row >= 0 && next >= 0 && (next >= K_COLS || t->next_cols[row + next] == 0)) return;
+  const int64_t js = s->join_start[rule];
+  if (js >= 0) {
+    const int64_t je = s->join_end[rule];
+    const int64_t lo = start < js ? start : js, hi = end > je ? end : je;
+    if ((double)start <= (double)je + t->join_gap[rule] && (double)(hi - lo) <= t->join_span[rule]) {
+      s->join_start[rule] = lo;
+      s->join_end[rule] = hi;
+      return;
+    }
+    put(k, rule, js, je);
+  } else {
+    s->joins_open++;
+  }
+  s->join_start[rule] = start;
+  s->join_end[rule] = end;
 }
 
 /* `shaped` 0: a stretch of a piece of an overlong run, whose sides are not known (see flush_piece). */
@@ -935,6 +984,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
         for (int32_t q = t->out_start[sn], qe = t->out_start[sn + 1]; q < qe; q++) {
           const int32_t r = t->out_rule[q];
           if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
+          else if (t->join_gap[r] > 0) join_hit(s, k, r, e - t->out_len[q], e, i + 1 < to ? cols[i + 1] : -1);
           else report(s, k, r, e - t->out_len[q], e);
         }
       }
@@ -1013,7 +1063,8 @@ static int32_t scan_loop32(state_t *s, const uint8_t *cols, int32_t from, int32_
 
 /*
  * scan(state, cols, from, to, out, meta) -> events written. meta[0] = where it stopped (to, or
- * earlier when `out` is full), meta[1] = the earliest start any later event can have.
+ * earlier when `out` is full), meta[1] = the earliest start any later event can have, meta[2] (when
+ * meta has it) = the joined spans still open (see flush_joins).
  */
 static napi_value scan(napi_env env, napi_callback_info info) {
   napi_value argv[6];
@@ -1033,21 +1084,44 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   const int32_t i = t->d16 != NULL ? scan_loop16(s, cols, from, to, &k, room) : scan_loop32(s, cols, from, to, &k, room);
   meta[0] = i;
   meta[1] = (double)min_future_start(s);
+  if (nmeta >= 3) meta[2] = s->joins_open;
   napi_value r;
   napi_create_int32(env, k.n, &r);
   return r;
 }
 
+/* The arguments of finish and flushJoins, (state, out, meta): the state, or NULL with an exception
+   pending; `out` must hold `min_events` events (at least one) and `meta` two numbers. */
+static state_t *sink_args(napi_env env, napi_callback_info info, const char *usage, int finishing, sink_t *k, int32_t *cap, double **meta, size_t *nmeta) {
+  napi_value argv[3];
+  double *out; size_t nout;
+  state_t *s = (state_t *)handle_arg(env, info, 3, argv, &kStateTag, usage);
+  if (s == NULL) return NULL;
+  if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], meta, nmeta)) return NULL;
+  const int64_t min_events = finishing && s->t->max_events_per_char > 1 ? s->t->max_events_per_char : 1;
+  if ((int64_t)(nout / 3) < min_events || *nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
+  k->out = out;
+  k->n = 0;
+  *cap = (int32_t)(nout / 3);
+  return s;
+}
+
+/* What finish and flushJoins return: the events written; meta as `scan` leaves it (meta[0] = 0). */
+static napi_value sink_done(napi_env env, const state_t *s, const sink_t *k, double *meta, size_t nmeta) {
+  meta[0] = 0;
+  meta[1] = (double)min_future_start((state_t *)s);
+  if (nmeta >= 3) meta[2] = s->joins_open;
+  napi_value r;
+  napi_create_int32(env, k->n, &r);
+  return r;
+}
+
 /* finish(state, out, meta) -> events written: the run and token in progress. */
 static napi_value finish(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  double *out; size_t nout; double *meta; size_t nmeta;
-  state_t *s = (state_t *)handle_arg(env, info, 3, argv, &kStateTag, "finish(state, out, meta): expected a state handle");
+  sink_t k; int32_t cap; double *meta; size_t nmeta;
+  state_t *s = sink_args(env, info, "finish(state, out, meta): expected a state handle", 1, &k, &cap, &meta, &nmeta);
   if (s == NULL) return NULL;
-  if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], &meta, &nmeta)) return NULL;
   tables_t *t = s->t;
-  if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
-  sink_t k = { out, 0 };
   if (s->run_start >= 0) end_run(s, s->run_start, s->run_end, s->run_digits, s->run_sep, -1, &k);
   s->run_start = -1;
   if (s->tok_start >= 0) {
@@ -1055,11 +1129,22 @@ static napi_value finish(napi_env env, napi_callback_info info) {
     if (len <= t->max_tok) end_token(s, s->tok_start, s->pos, s->tok_digit, s->tok_letter, &k);
   }
   s->tok_start = -1;
-  meta[0] = 0;
-  meta[1] = (double)min_future_start(s);
-  napi_value r;
-  napi_create_int32(env, k.n, &r);
-  return r;
+  return sink_done(env, s, &k, meta, nmeta);
+}
+
+/* flushJoins(state, out, meta) -> events written: the open joined spans, in rule order, as many as fit
+   (meta[2], when meta has it: how many are left open). */
+static napi_value flush_joins(napi_env env, napi_callback_info info) {
+  sink_t k; int32_t cap; double *meta; size_t nmeta;
+  state_t *s = sink_args(env, info, "flushJoins(state, out, meta): expected a state handle", 0, &k, &cap, &meta, &nmeta);
+  if (s == NULL) return NULL;
+  for (int32_t r = 0; r < s->t->rule_count && s->joins_open > 0 && k.n < cap; r++) {
+    if (s->join_start[r] < 0) continue;
+    put(&k, r, s->join_start[r], s->join_end[r]);
+    s->join_start[r] = -1;
+    s->joins_open--;
+  }
+  return sink_done(env, s, &k, meta, nmeta);
 }
 
 /* True when the eight bytes at `p` are all ASCII (the UTF-8 passes take such a stretch at once). */
@@ -1226,6 +1311,7 @@ static napi_value init(napi_env env, napi_value exports) {
     { "reset", NULL, reset_state, NULL, NULL, NULL, napi_default, NULL },
     { "scan", NULL, scan, NULL, NULL, NULL, napi_default, NULL },
     { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
+    { "flushJoins", NULL, flush_joins, NULL, NULL, NULL, napi_default, NULL },
     { "utf8Offsets", NULL, utf8_offsets, NULL, NULL, NULL, napi_default, NULL },
     { "utf8Text", NULL, utf8_text, NULL, NULL, NULL, napi_default, NULL },
   };

@@ -1,7 +1,7 @@
 import type { Finding } from '../types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint, asciiClass } from './checks.js';
-import { columnByte, type EmitCandidate, type TriggerPass } from './prefilter.js';
+import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
@@ -75,12 +75,30 @@ interface RuleArrays {
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
 
+/** How far apart a rule's triggers may be and still share a group (one window). */
+function joinGapOf(r: CompiledRule): number {
+  return Math.max(kJoinGap, r.maxLength);
+}
+
+/**
+ * The keyword rules' hits, joined in the prefilter by the rule groups are formed by here
+ * (`PrefilterSpec.joins`): the groups come out the same, from one event per group instead of one per
+ * hit, and hits the rule's `next` class refuses never leave the pass.
+ */
+export function keywordJoins(rules: readonly CompiledRule[]): NonNullable<PrefilterSpec['joins']> {
+  return rules.flatMap((r) => {
+    const t = r.def.trigger;
+    if (!('keywords' in t) || r.gate >= 0) return [];
+    return [{ rule: r.index, gap: joinGapOf(r), span: kGroupCap, ...(t.next !== undefined && { next: asciiClass(t.next).ascii }) }];
+  });
+}
+
 function ruleArraysOf(program: Program): RuleArrays {
   let per = kRuleArrays.get(program);
   if (per === undefined) {
     per = {
       gateOf: Int32Array.from(program.rules, (r) => r.gate),
-      joinGap: Float64Array.from(program.rules, (r) => Math.max(kJoinGap, r.maxLength)),
+      joinGap: Float64Array.from(program.rules, joinGapOf),
       nextOf: new Int32Array(program.rules.length).fill(-1),
       nextColumns: new Uint8Array(128 * program.rules.length),
     };

@@ -31,7 +31,12 @@ export type EmitCandidate = ((rule: number, start: number, end: number) => void)
  * order for the same text, however it is cut into pieces.
  */
 export interface TriggerPass {
-  /** Scans the next piece of text, its column bytes `cols[from, to)`, reporting every trigger. */
+  /**
+   * Scans the next piece of text, its column bytes `cols[from, to)`, reporting every trigger. `to` is
+   * the end of the text received so far: a keyword of a rule with a `next` class that ends there is
+   * reported untested (see `PrefilterSpec.joins`). Every trigger found in the piece is reported before
+   * the call returns.
+   */
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void;
   /** End of text: report the run and token in progress. */
   finish(emit: EmitCandidate): void;
@@ -52,6 +57,20 @@ export interface PrefilterSpec {
    * numbers of a page have no label in front of them, and they never leave the pass.)
    */
   context?: ReadonlyArray<{ rule: number; within: number; words: readonly string[] }>;
+  /**
+   * Keyword rules whose hits the pass joins before reporting them, as the matcher joins a rule's
+   * triggers into groups: a hit starting at most `gap` after the end of the rule's open span, with
+   * the joined span at most `span` long, extends it (the matcher's rule, applied to the same hits in
+   * the same order: the groups come out the same); otherwise the open span is reported and the hit
+   * opens the next. Open spans are reported when they cannot take the hit at hand and at the end of
+   * each `scan` call, in rule order. With `next` (128 ASCII columns, 1: may follow the keyword), a
+   * hit whose next character is in the piece and not in the class is dropped, as the matcher would
+   * drop it (so a joined span never carries a hit the matcher would have refused); one ending at the
+   * end of the piece is joined untested, as the matcher keeps it untested (its text ends there too).
+   * On `a@a@a@…` a hit every two bytes became one event per `span`: the per-event work in the
+   * matcher had been about a third of that body's time.
+   */
+  joins?: ReadonlyArray<{ rule: number; gap: number; span: number; next?: Uint8Array }>;
 }
 
 const kDigit = 1;
@@ -166,11 +185,34 @@ export class PrefilterTables implements NativeTablesSpec {
   readonly digitSides: Uint8Array;
   readonly digitSideSets: Uint8Array;
   readonly digitGroups: Int32Array;
+  /**
+   * Per rule (`PrefilterSpec.joins`): the gap within which its keyword hits join (0: reported one by
+   * one), the longest joined span, and the offset of its `next` columns in `nextCols` (-1: none).
+   */
+  readonly joinGap: Float64Array;
+  readonly joinSpan: Float64Array;
+  readonly nextOf: Int32Array;
+  readonly nextCols: Uint8Array;
 
   constructor(spec: PrefilterSpec) {
     const context = spec.context ?? [];
-    const indices = [...spec.keywords, ...spec.digits, ...spec.tokens, ...context].map((x) => x.rule);
+    const joins = spec.joins ?? [];
+    const indices = [...spec.keywords, ...spec.digits, ...spec.tokens, ...context, ...joins].map((x) => x.rule);
     this.ruleCount = indices.reduce((m, r) => Math.max(m, r + 1), 0);
+    this.joinGap = new Float64Array(this.ruleCount);
+    this.joinSpan = new Float64Array(this.ruleCount);
+    this.nextOf = new Int32Array(this.ruleCount).fill(-1);
+    this.nextCols = new Uint8Array(kCols * joins.filter((j) => j.next !== undefined).length);
+    let nextRows = 0;
+    for (const j of joins) {
+      if (!(j.gap > 0) || !(j.span > 0) || this.joinGap[j.rule] !== 0) throw new Error(`join of rule ${j.rule}: gap and span must be positive, one join per rule`);
+      this.joinGap[j.rule] = j.gap;
+      this.joinSpan[j.rule] = j.span;
+      if (j.next === undefined) continue;
+      if (j.next.length !== kCols) throw new Error(`join of rule ${j.rule}: next must have ${kCols} columns`);
+      this.nextOf[j.rule] = kCols * nextRows;
+      this.nextCols.set(j.next, kCols * nextRows++);
+    }
     this.ctxWithin = new Float64Array(this.ruleCount);
     for (const c of context) {
       if (!(c.within > 0)) throw new Error(`context screen of rule ${c.rule}: within must be positive`);
@@ -357,7 +399,8 @@ const kSpareStates = 4;
 const kNativeEvents = 8192;
 /** Shared by every native scan of the thread: each call's events are dispatched before it returns. */
 const nativeOut = new Float64Array(3 * kNativeEvents);
-const nativeMeta = new Float64Array(2);
+/** Where a call stopped, the earliest start of a later event, the joined spans left open. */
+const nativeMeta = new Float64Array(3);
 
 /** The prefilter pass in C (`native/prefilter.c`); see `TriggerPass`. */
 export class NativePrefilter implements TriggerPass {
@@ -393,6 +436,8 @@ export class NativePrefilter implements TriggerPass {
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void {
     const state = this.#live();
     for (let i = from; i < to; i = nativeMeta[0]!) this.#dispatch(this.#binding.scan(state, cols, i, to, nativeOut, nativeMeta), emit);
+    // nativeMeta[2]: the joined spans the last call left open (most pieces leave none).
+    while (nativeMeta[2]! > 0) this.#dispatch(this.#binding.flushJoins(state, nativeOut, nativeMeta), emit);
   }
 
   finish(emit: EmitCandidate): void {
@@ -481,10 +526,16 @@ export class Prefilter implements TriggerPass {
   #tokLetter = false;
   /** Per rule screened by context: where its latest context word ended. */
   readonly #ctxEnd: Float64Array;
+  /** Per joined rule, its open span of keyword hits (start -1: none), and how many are open. */
+  readonly #joinStart: Float64Array;
+  readonly #joinEnd: Float64Array;
+  #joinsOpen = 0;
 
   constructor(t: PrefilterTables) {
     this.#t = t;
     this.#ctxEnd = new Float64Array(t.ruleCount).fill(Number.NEGATIVE_INFINITY);
+    this.#joinStart = new Float64Array(t.ruleCount).fill(-1);
+    this.#joinEnd = new Float64Array(t.ruleCount);
     this.#fired = new Uint32Array(t.digitRule.length);
     this.#subStart = new Int32Array(t.setMasks.length);
     this.#subSep = new Int32Array(t.setMasks.length);
@@ -534,7 +585,7 @@ export class Prefilter implements TriggerPass {
       const c = cols[i]!;
       const col = c < kCols ? c : c === kKelvin ? 107 : 0;
       st = delta[st * kCols + col]!;
-      if (st >= firstOut) this.#emitKeywords(st, off + i + 1, emit);
+      if (st >= firstOut) this.#emitKeywords(st, off + i + 1, i + 1 < to ? cols[i + 1]! : -1, emit);
       const k = c < kCols ? cls[c]! : 0;
       if (k === kLetter) {
         if (tokStart < 0) {
@@ -613,6 +664,7 @@ export class Prefilter implements TriggerPass {
     this.#tokStart = tokStart;
     this.#tokDigit = tokDigit;
     this.#tokLetter = tokLetter;
+    if (this.#joinsOpen > 0) this.#flushJoins(emit);
   }
 
   /** End of text: report the run and token in progress. */
@@ -709,12 +761,51 @@ export class Prefilter implements TriggerPass {
     return this.#runBefore;
   }
 
-  #emitKeywords(st: number, end: number, emit: EmitCandidate): void {
+  /** The keywords ending at `end`, before the column byte `next` (-1: the end of the piece). */
+  #emitKeywords(st: number, end: number, next: number, emit: EmitCandidate): void {
     const t = this.#t;
     for (let j = t.outStart[st]!; j < t.outStart[st + 1]!; j++) {
       const rule = t.outRule[j]!;
       if (rule >= t.ruleCount) this.#ctxEnd[rule - t.ruleCount] = end;
+      else if (t.joinGap[rule]! > 0) this.#join(rule, end - t.outLen[j]!, end, next, emit);
       else this.#report(rule, end - t.outLen[j]!, end, emit);
+    }
+  }
+
+  /** A keyword hit of a joined rule (`PrefilterSpec.joins`). */
+  #join(rule: number, s: number, e: number, next: number, emit: EmitCandidate): void {
+    const t = this.#t;
+    const within = t.ctxWithin[rule]!;
+    if (within > 0 && this.#ctxEnd[rule]! <= s - within) return;
+    const row = t.nextOf[rule]!;
+    if (row >= 0 && next >= 0 && (next >= kCols || t.nextCols[row + next] === 0)) return;
+    const js = this.#joinStart[rule]!;
+    if (js >= 0) {
+      const je = this.#joinEnd[rule]!;
+      const lo = Math.min(s, js);
+      const hi = Math.max(e, je);
+      if (s <= je + t.joinGap[rule]! && hi - lo <= t.joinSpan[rule]!) {
+        this.#joinStart[rule] = lo;
+        this.#joinEnd[rule] = hi;
+        return;
+      }
+      emit(rule, js, je);
+    } else {
+      this.#joinsOpen++;
+    }
+    this.#joinStart[rule] = s;
+    this.#joinEnd[rule] = e;
+  }
+
+  /** Reports every open joined span, in rule order. */
+  #flushJoins(emit: EmitCandidate): void {
+    const starts = this.#joinStart;
+    for (let r = 0; r < starts.length && this.#joinsOpen > 0; r++) {
+      const js = starts[r]!;
+      if (js < 0) continue;
+      starts[r] = -1;
+      this.#joinsOpen--;
+      emit(r, js, this.#joinEnd[r]!);
     }
   }
 

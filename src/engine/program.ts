@@ -2,6 +2,7 @@ import type { RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
+import { keywordJoins } from './matcher.js';
 import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledPattern, RegexBackend } from './backend/index.js';
 
@@ -112,7 +113,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
     gate: gateOf(def),
   }));
-  const spec: { [K in keyof PrefilterSpec]-?: Array<NonNullable<PrefilterSpec[K]>[number]> } = { keywords: [], digits: [], tokens: [], context: [] };
+  const spec: { [K in keyof PrefilterSpec]-?: Array<NonNullable<PrefilterSpec[K]>[number]> } = { keywords: [], digits: [], tokens: [], context: [], joins: [] };
   for (const r of rules) {
     const t = r.def.trigger;
     if ('keywords' in t) for (const k of t.keywords) spec.keywords.push({ text: k, rule: r.index });
@@ -135,6 +136,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
       });
   }
   for (const r of rules) if (r.contextScreen > 0) spec.context.push({ rule: r.index, within: r.contextScreen, words: r.def.context!.words });
+  spec.joins.push(...keywordJoins(rules));
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
   return { rules, spec, backend, maxReach, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };

@@ -327,4 +327,84 @@ describe('prefilter run shapes', () => {
     expect(bad({ groups: { within: 300, first: 4, chars: ' ' } })).toThrow(/first < within/);
   });
 });
+
+describe('prefilter keyword joins', () => {
+  const alnum = new Uint8Array(128);
+  for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') alnum[c.charCodeAt(0)] = 1;
+  // Rule 0 joins hits 4 apart into spans of at most 12, and needs a letter or digit after '@'; rule 1
+  // joins without a next class; rule 2 is reported hit by hit; rule 3 is a digit rule.
+  const spec: PrefilterSpec = {
+    keywords: [
+      { text: '@', rule: 0 },
+      { text: 'key', rule: 1 },
+      { text: 'pw', rule: 2 },
+    ],
+    digits: [{ rule: 3, min: 4, separators: '' }],
+    tokens: [],
+    joins: [
+      { rule: 0, gap: 4, span: 12, next: alnum },
+      { rule: 1, gap: 4, span: 100 },
+    ],
+  };
+
+  /** Events in the order reported (not sorted), each piece a scan call of its own. */
+  function ordered(s: PrefilterSpec, ...chunks: string[]): string[] {
+    const pf = newTriggerPass(new PrefilterTables(s), impl);
+    const out: string[] = [];
+    const emit = (rule: number, a: number, b: number) => out.push(`${rule}:${a}-${b}`);
+    let at = 0;
+    const text = chunks.join('');
+    const cols = columnsOf(text);
+    for (const c of chunks) {
+      pf.scan(cols, at, at + c.length, emit);
+      at += c.length;
+    }
+    pf.finish(emit);
+    return out;
+  }
+
+  it('joins a rule\'s hits closer than its gap into one span, no longer than its span', () => {
+    // Hits at 1, 3, ..., 13: one span up to 12 characters long, then the next.
+    expect(ordered(spec, 'a@a@a@a@a@a@a@a')).toEqual(['0:1-12', '0:13-14']);
+    // A hit further than the gap after the open span's end opens a new one.
+    expect(ordered(spec, 'a@a     @a')).toEqual(['0:1-2', '0:8-9']);
+    expect(ordered(spec, 'a@a   @a')).toEqual(['0:1-7']);
+    // Without joins, every hit is reported as it comes.
+    expect(ordered({ ...spec, joins: [] }, 'a@a@a')).toEqual(['0:1-2', '0:3-4']);
+  });
+
+  it('drops a hit whose next character the rule refuses, and joins one at the end of a piece untested', () => {
+    expect(ordered(spec, 'a@ a@- a@b')).toEqual(['0:8-9']);
+    expect(ordered(spec, 'a@\u00e9')).toEqual([]); // non-ASCII is in no ASCII class
+    // At the end of the piece the next character is not there yet: the hit is reported (the matcher,
+    // whose text ends there too, keeps it untested as well).
+    expect(ordered(spec, 'a@b a@', ' ')).toEqual(['0:1-6']);
+    // A rule without a next class takes every hit.
+    expect(ordered(spec, 'key key-key')).toEqual(['1:0-11']);
+  });
+
+  it('reports an open span when a hit cannot join it, and the rest at the end of each piece, in rule order', () => {
+    // Rule 2 is reported at once; rule 1's first span when its next hit is too far to join, rule 0's
+    // likewise; the spans still open at the end of the piece come in rule order (rule 1's opened
+    // first). Spans never cross a piece.
+    expect(ordered(spec, 'key a@b pw key a@b', ' pw 12345 key')).toEqual(['2:8-10', '1:0-3', '0:5-6', '0:16-17', '1:11-14', '2:19-21', '3:22-27', '1:28-31']);
+    // A run's event is reported as the run ends, before the joined span it came after.
+    expect(ordered(spec, 'x@1234@y key')).toEqual(['3:2-6', '0:1-7', '1:9-12']);
+  });
+
+  it('leaves the rules it does not join, and digit and token rules, as they were', () => {
+    const text = 'pw pw key 12345 @x 9999 key';
+    const joined = ordered(spec, text).filter((e) => !e.startsWith('0:') && !e.startsWith('1:'));
+    const plain = ordered({ ...spec, joins: [] }, text).filter((e) => !e.startsWith('0:') && !e.startsWith('1:'));
+    expect(joined).toEqual(plain);
+    expect(joined).toEqual(['2:0-2', '2:3-5', '3:10-15', '3:19-23']);
+  });
+
+  it('refuses a malformed join', () => {
+    const bad = (joins: NonNullable<PrefilterSpec['joins']>) => () => new PrefilterTables({ ...spec, joins });
+    expect(bad([{ rule: 0, gap: 0, span: 10 }])).toThrow(/gap and span must be positive/);
+    expect(bad([{ rule: 0, gap: 4, span: 10 }, { rule: 0, gap: 4, span: 10 }])).toThrow(/one join per rule/);
+    expect(bad([{ rule: 0, gap: 4, span: 10, next: new Uint8Array(3) }])).toThrow(/128 columns/);
+  });
+});
 });
