@@ -371,6 +371,22 @@ export function poolSpeedup(one: PoolThroughput, two: PoolThroughput): number {
   return median(two.rounds.map((r, i) => r.mbps / one.rounds[i]!.mbps));
 }
 
+/**
+ * The speed-up as two factors, each the median over paired rounds: how many more cores the process
+ * kept busy with 2 workers than with 1 (CPU/wall over CPU/wall), and how much work each CPU-second
+ * did (MB per CPU-second over MB per CPU-second). Their product is each round's speed-up. With one
+ * worker the calling thread and V8's helper threads run on the otherwise idle core, so the first
+ * factor is at most cores ÷ (1-worker CPU/wall) however little the pool itself costs.
+ */
+export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: number; perCpu: number } | null {
+  if (one.rounds.length === 0 || one.rounds.length !== two.rounds.length) return null;
+  const perCpu = (r: PoolThroughput['rounds'][number]) => r.mbps / r.cpuPerWall;
+  return {
+    cores: median(two.rounds.map((r, i) => r.cpuPerWall / one.rounds[i]!.cpuPerWall)),
+    perCpu: median(two.rounds.map((r, i) => perCpu(r) / perCpu(one.rounds[i]!))),
+  };
+}
+
 export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {
   const speed: GoalCheck['items'] = [];
   const memory: GoalCheck['items'] = [];
@@ -470,6 +486,13 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
           `CPU/wall ${one?.cpuPerWall.toFixed(2) ?? '?'} and ${two?.cpuPerWall.toFixed(2) ?? '?'}; other processes ${two?.otherCores?.toFixed(2) ?? '?'} cores; ` +
           `load average ${p.loadavg.start[0]?.toFixed(2) ?? '?'} → ${p.loadavg.end[0]?.toFixed(2) ?? '?'})`,
       );
+      const split = one !== undefined && two !== undefined ? poolSplit(one, two) : null;
+      if (split !== null && one !== undefined) {
+        lines.push(
+          `        split: ${fmtX(split.cores)}× the cores kept busy × ${split.perCpu.toFixed(2)}× the work per CPU-second (medians of paired rounds); ` +
+            `the 1-worker rounds' ${one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / one.cpuPerWall)}× on ${p.cores} cores`,
+        );
+      }
       // The verdict stands as measured, but a busy machine cannot show a 2-core speed-up: say so.
       const others = two?.otherCores;
       if (others !== undefined && others >= 0.5) {

@@ -92,6 +92,7 @@ typedef struct {
   double *join_gap, *join_span;
   int32_t *next_of;
   uint8_t *next_cols;
+  int32_t n_joined; /* rules with a join: the most spans open at once */
 } tables_t;
 
 /*
@@ -460,6 +461,7 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   for (int32_t r = 0; ok && r < t->rule_count; r++) {
     const int32_t no = t->next_of[r];
     if (!(t->join_gap[r] >= 0) || !(t->join_span[r] >= 0) || no < -1 || (no >= 0 && (size_t)no + K_COLS > n_next_cols)) ok = 0;
+    if (t->join_gap[r] > 0) t->n_joined++;
   }
   ok = ok && tables_valid(t, n, n_depth, n_out_start, n_out_rule, n_out_len, n_set_min, n_set_from, n_set_idx, n_d_min, n_d_max, n_tok_from, n_tok_flags, n_ctx);
   if (!ok) {
@@ -1061,10 +1063,20 @@ static int32_t scan_loop32(state_t *s, const uint8_t *cols, int32_t from, int32_
   return scan_loop(s, cols, from, to, k, room, 1);
 }
 
+/* Reports open joined spans, in rule order, while `k` has room below `cap`. */
+static void drain_joins(state_t *s, sink_t *k, int32_t cap) {
+  for (int32_t r = 0; r < s->t->rule_count && s->joins_open > 0 && k->n < cap; r++) {
+    if (s->join_start[r] < 0) continue;
+    put(k, r, s->join_start[r], s->join_end[r]);
+    s->join_start[r] = -1;
+    s->joins_open--;
+  }
+}
+
 /*
  * scan(state, cols, from, to, out, meta) -> events written. meta[0] = where it stopped (to, or
- * earlier when `out` is full), meta[1] = the earliest start any later event can have, meta[2] (when
- * meta has it) = the joined spans still open (see flush_joins).
+ * earlier when `out` is full), meta[1] = the earliest start any later event can have. The call that
+ * reaches `to` reports the piece's open joined spans last (see `PrefilterSpec.joins`).
  */
 static napi_value scan(napi_env env, napi_callback_info info) {
   napi_value argv[6];
@@ -1078,50 +1090,30 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   if (from < 0 || to < from || (size_t)to > ncols || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "scan range outside the column bytes"); return NULL; }
   tables_t *t = s->t;
   const int32_t cap = (int32_t)(nout / 3);
-  const int32_t room = cap - t->max_events_per_char;
+  /* A call stops while one more character's events and every joined rule's open span still fit. */
+  const int32_t room = cap - t->max_events_per_char - t->n_joined;
   if (room <= 0) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
   sink_t k = { out, 0 };
   const int32_t i = t->d16 != NULL ? scan_loop16(s, cols, from, to, &k, room) : scan_loop32(s, cols, from, to, &k, room);
+  /* The piece is done: its open joined spans go out after its last events (room kept for them). */
+  if (i == to && s->joins_open > 0) drain_joins(s, &k, cap);
   meta[0] = i;
   meta[1] = (double)min_future_start(s);
-  if (nmeta >= 3) meta[2] = s->joins_open;
   napi_value r;
   napi_create_int32(env, k.n, &r);
   return r;
 }
 
-/* The arguments of finish and flushJoins, (state, out, meta): the state, or NULL with an exception
-   pending; `out` must hold `min_events` events (at least one) and `meta` two numbers. */
-static state_t *sink_args(napi_env env, napi_callback_info info, const char *usage, int finishing, sink_t *k, int32_t *cap, double **meta, size_t *nmeta) {
-  napi_value argv[3];
-  double *out; size_t nout;
-  state_t *s = (state_t *)handle_arg(env, info, 3, argv, &kStateTag, usage);
-  if (s == NULL) return NULL;
-  if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], meta, nmeta)) return NULL;
-  const int64_t min_events = finishing && s->t->max_events_per_char > 1 ? s->t->max_events_per_char : 1;
-  if ((int64_t)(nout / 3) < min_events || *nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
-  k->out = out;
-  k->n = 0;
-  *cap = (int32_t)(nout / 3);
-  return s;
-}
-
-/* What finish and flushJoins return: the events written; meta as `scan` leaves it (meta[0] = 0). */
-static napi_value sink_done(napi_env env, const state_t *s, const sink_t *k, double *meta, size_t nmeta) {
-  meta[0] = 0;
-  meta[1] = (double)min_future_start((state_t *)s);
-  if (nmeta >= 3) meta[2] = s->joins_open;
-  napi_value r;
-  napi_create_int32(env, k->n, &r);
-  return r;
-}
-
 /* finish(state, out, meta) -> events written: the run and token in progress. */
 static napi_value finish(napi_env env, napi_callback_info info) {
-  sink_t k; int32_t cap; double *meta; size_t nmeta;
-  state_t *s = sink_args(env, info, "finish(state, out, meta): expected a state handle", 1, &k, &cap, &meta, &nmeta);
+  napi_value argv[3];
+  double *out; size_t nout; double *meta; size_t nmeta;
+  state_t *s = (state_t *)handle_arg(env, info, 3, argv, &kStateTag, "finish(state, out, meta): expected a state handle");
   if (s == NULL) return NULL;
+  if (!get_f64(env, argv[1], &out, &nout) || !get_f64(env, argv[2], &meta, &nmeta)) return NULL;
   tables_t *t = s->t;
+  if ((int64_t)(nout / 3) < (int64_t)t->max_events_per_char || nmeta < 2) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
+  sink_t k = { out, 0 };
   if (s->run_start >= 0) end_run(s, s->run_start, s->run_end, s->run_digits, s->run_sep, -1, &k);
   s->run_start = -1;
   if (s->tok_start >= 0) {
@@ -1129,22 +1121,11 @@ static napi_value finish(napi_env env, napi_callback_info info) {
     if (len <= t->max_tok) end_token(s, s->tok_start, s->pos, s->tok_digit, s->tok_letter, &k);
   }
   s->tok_start = -1;
-  return sink_done(env, s, &k, meta, nmeta);
-}
-
-/* flushJoins(state, out, meta) -> events written: the open joined spans, in rule order, as many as fit
-   (meta[2], when meta has it: how many are left open). */
-static napi_value flush_joins(napi_env env, napi_callback_info info) {
-  sink_t k; int32_t cap; double *meta; size_t nmeta;
-  state_t *s = sink_args(env, info, "flushJoins(state, out, meta): expected a state handle", 0, &k, &cap, &meta, &nmeta);
-  if (s == NULL) return NULL;
-  for (int32_t r = 0; r < s->t->rule_count && s->joins_open > 0 && k.n < cap; r++) {
-    if (s->join_start[r] < 0) continue;
-    put(&k, r, s->join_start[r], s->join_end[r]);
-    s->join_start[r] = -1;
-    s->joins_open--;
-  }
-  return sink_done(env, s, &k, meta, nmeta);
+  meta[0] = 0;
+  meta[1] = (double)min_future_start(s);
+  napi_value r;
+  napi_create_int32(env, k.n, &r);
+  return r;
 }
 
 /* True when the eight bytes at `p` are all ASCII (the UTF-8 passes take such a stretch at once). */
@@ -1311,7 +1292,6 @@ static napi_value init(napi_env env, napi_value exports) {
     { "reset", NULL, reset_state, NULL, NULL, NULL, napi_default, NULL },
     { "scan", NULL, scan, NULL, NULL, NULL, napi_default, NULL },
     { "finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL },
-    { "flushJoins", NULL, flush_joins, NULL, NULL, NULL, napi_default, NULL },
     { "utf8Offsets", NULL, utf8_offsets, NULL, NULL, NULL, napi_default, NULL },
     { "utf8Text", NULL, utf8_text, NULL, NULL, NULL, napi_default, NULL },
   };

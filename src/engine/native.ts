@@ -15,12 +15,6 @@ export interface NativeBinding {
   scan(state: object, cols: Uint8Array, from: number, to: number, out: Float64Array, meta: Float64Array): number;
   finish(state: object, out: Float64Array, meta: Float64Array): number;
   /**
-   * Reports the open joined spans of keyword hits (`PrefilterSpec.joins`), in rule order, as many as
-   * `out` holds; called after a piece's `scan` calls while `meta[2]` (which `scan` and this set when
-   * `meta` has room for it) counts spans left open.
-   */
-  flushJoins(state: object, out: Float64Array, meta: Float64Array): number;
-  /**
    * Per UTF-16 code unit of valid UTF-8 `bytes`, the offset (+ base) of its first byte into `out`; the
    * indices of the non-ASCII units into `wide`; returns their count (as `utf8OffsetsJs`).
    */
@@ -84,10 +78,7 @@ export function nativeBinding(): NativeBinding | null {
   try {
     const require = createRequire(import.meta.url);
     // src/engine/native.ts and dist/engine/native.js are both two folders below the package root.
-    const binding = require('../../build/Release/leakscan_prefilter.node') as NativeBinding;
-    // A binary built from older sources reports other events than this TypeScript expects.
-    if (typeof binding.flushJoins !== 'function') throw new Error('the built binary is older than its sources');
-    loaded = binding;
+    loaded = require('../../build/Release/leakscan_prefilter.node') as NativeBinding;
   } catch (e) {
     why = `native prefilter not built (${(e as Error).message.split('\n')[0]}); run npm rebuild leakscan`;
     loaded = null;

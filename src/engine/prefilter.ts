@@ -399,8 +399,7 @@ const kSpareStates = 4;
 const kNativeEvents = 8192;
 /** Shared by every native scan of the thread: each call's events are dispatched before it returns. */
 const nativeOut = new Float64Array(3 * kNativeEvents);
-/** Where a call stopped, the earliest start of a later event, the joined spans left open. */
-const nativeMeta = new Float64Array(3);
+const nativeMeta = new Float64Array(2);
 
 /** The prefilter pass in C (`native/prefilter.c`); see `TriggerPass`. */
 export class NativePrefilter implements TriggerPass {
@@ -436,8 +435,6 @@ export class NativePrefilter implements TriggerPass {
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void {
     const state = this.#live();
     for (let i = from; i < to; i = nativeMeta[0]!) this.#dispatch(this.#binding.scan(state, cols, i, to, nativeOut, nativeMeta), emit);
-    // nativeMeta[2]: the joined spans the last call left open (most pieces leave none).
-    while (nativeMeta[2]! > 0) this.#dispatch(this.#binding.flushJoins(state, nativeOut, nativeMeta), emit);
   }
 
   finish(emit: EmitCandidate): void {

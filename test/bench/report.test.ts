@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
 import { piecesOf } from '../../bench/bodies.js';
-import { evaluateGoals, evaluatePoolGoals, formatGoals, pairedRatio, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, pairedRatio, poolSplit, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
@@ -144,6 +144,22 @@ describe('bench goals: pool speed-up paired by round', () => {
 
   it('falls back to the two medians when the rounds do not pair up', () => {
     expect(poolSpeedup(item(1, [20, 22]), item(2, [30, 40, 50]))).toBeCloseTo(40 / 22, 6);
+    expect(poolSplit(item(1, [20, 22]), item(2, [30, 40, 50]))).toBeNull();
+  });
+
+  it('splits the speed-up into cores kept busy and work per CPU-second, and prints both with the bound', () => {
+    // 1 worker: 1.25 cores busy; 2 workers: 1.9. Per CPU-second: 40 / 1.25 = 32 against 57 / 1.9 = 30.
+    const one = { ...item(1, [40, 40, 40]), cpuPerWall: 1.25 };
+    one.rounds = one.rounds.map((r) => ({ ...r, cpuPerWall: 1.25 }));
+    const two = { ...item(2, [57, 57, 57]), cpuPerWall: 1.9 };
+    two.rounds = two.rounds.map((r) => ({ ...r, cpuPerWall: 1.9 }));
+    const split = poolSplit(one, two)!;
+    expect(split.cores).toBeCloseTo(1.52, 6);
+    expect(split.perCpu).toBeCloseTo(30 / 32, 6);
+    expect(split.cores * split.perCpu).toBeCloseTo(poolSpeedup(one, two), 6);
+    const text = formatPoolGoals(evaluatePoolGoals(phase(one, two)), phase(one, two));
+    expect(text).toContain('split: 1.52× the cores kept busy × 0.94× the work per CPU-second');
+    expect(text).toContain('1.25 cores bound the first factor to 1.60× on 2 cores');
   });
 });
 

@@ -175,6 +175,48 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     expect(events(newTriggerPass(tables, 'native'), run, [77777])).toEqual(events(newTriggerPass(tables, 'js'), run, [77777]));
   });
 
+  it('reports a piece\'s open joined spans after its last events, with calls stopping early for room', () => {
+    const binding = nativeBinding()!;
+    const rng = new Rng(20261123);
+    // The smallest buffer a call takes: the most events one character can report, one open span per
+    // joined rule, and one more. Calls then stop every few events, and a piece's open spans must
+    // still all go out with its last call (the room a call keeps for them).
+    const most = (from: Int32Array) => Math.max(0, ...Array.from({ length: from.length - 1 }, (_, i) => from[i + 1]! - from[i]!));
+    const joined = tables.joinGap.filter((g) => g > 0).length;
+    expect(joined).toBeGreaterThan(5);
+    const out = new Float64Array(3 * (most(tables.outStart) + tables.digitRule.length + most(tables.tokFrom) + joined + 1));
+    const meta = new Float64Array(2);
+    for (let round = 0; round < 30; round++) {
+      // Pieces that end just after a long digit run (every digit rule may fire on its last character),
+      // with keyword hits of joined rules open before it; then random text, randomly cut.
+      let text = '';
+      const ends: number[] = [];
+      for (let k = rng.int(1, 6); k > 0; k--) {
+        text += `password x@y.example ghp_ ${rng.chars('0123456789', 4)} ${rng.chars('0123456789', 4)}-${rng.chars('0123456789', 8)} 4111 1111 1111 1111,`;
+        ends.push(text.length);
+      }
+      text += nastyText(rng, rng.int(1, 2000));
+      const cols = columnsOf(text);
+      const cuts = [...new Set([...randomCuts(rng, cols.length, rng.int(0, 4)), ...ends])].filter((c) => c > 0 && c < cols.length).sort((a, b) => a - b);
+      const state = binding.state(tables.nativeTables(binding));
+      const got: number[] = [];
+      const take = (n: number) => {
+        for (let k = 0; k < 3 * n; k++) got.push(out[k]!);
+      };
+      let from = 0;
+      for (const to of [...cuts, cols.length]) {
+        for (let i = from; i < to; i = meta[0]!) take(binding.scan(state, cols, i, to, out, meta));
+        from = to;
+      }
+      take(binding.finish(state, out, meta));
+      got.push(meta[1]!);
+      expect(got).toEqual(events(newTriggerPass(tables, 'js'), cols, cuts));
+    }
+    // One call short of that room is refused, not overflowed.
+    const state = binding.state(tables.nativeTables(binding));
+    expect(() => binding.scan(state, columnsOf('x'), 0, 1, out.subarray(0, out.length - 3), meta)).toThrow(/event buffer too small/);
+  });
+
   it('gives the same findings through the whole engine', async () => {
     const jsProgram = withPrefilter(all, 'js');
     const natProgram = withPrefilter(all, 'native');
