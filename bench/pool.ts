@@ -25,6 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Scanner } from '../src/index.js';
 import { kContentKinds, kDensities, makeBody, makeSizedBody, type Body, type Density } from './bodies.js';
+import { BareThreads } from './bare.js';
 import { median } from './measure.js';
 import { Rng, seedOf } from './prng.js';
 
@@ -40,6 +41,12 @@ export interface PoolOptions {
 
 /** One scanner on one corpus: every round submits all bodies at once and waits for all reports. */
 export interface PoolThroughput {
+  /**
+   * Absent for the pool itself; `bare`: the in-thread engine in `workers` plain threads sharing the
+   * corpus through one counter (bench/bare.ts), in the same rounds: what the machine gives two
+   * scanning threads over one, with no pool at all.
+   */
+  kind?: 'bare';
   workers: number;
   corpus: 'batch' | '1MB';
   bodies: number;
@@ -182,20 +189,28 @@ function machineTicks(): { busy: number; total: number } | null {
  * cores the rest of the machine kept busy meanwhile (the machine is shared: a 2-worker figure means
  * little when another process holds a core).
  */
-async function scanAll(
+function scanAll(
   s: Scanner,
   bodies: readonly { bytes: Uint8Array; contentType: string }[],
 ): Promise<{ ms: number; cpuMs: number; findings: number; otherCores?: number }> {
+  // Only the count is kept: a report of a dense body holds thousands of findings.
+  return measured(async () => {
+    const counts = await Promise.all(bodies.map((b) => s.analyze(b.bytes, { contentType: b.contentType }).then((r) => r.findings.length)));
+    return counts.reduce((a, b) => a + b, 0);
+  });
+}
+
+/** Wall and process CPU time of `run` (which resolves with a findings count), and the other processes' cores meanwhile. */
+async function measured(run: () => Promise<number>): Promise<{ ms: number; cpuMs: number; findings: number; otherCores?: number }> {
   const ticks0 = machineTicks();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  // Only the count is kept: a report of a dense body holds thousands of findings.
-  const counts = await Promise.all(bodies.map((b) => s.analyze(b.bytes, { contentType: b.contentType }).then((r) => r.findings.length)));
+  const findings = await run();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const ticks1 = machineTicks();
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  const out: { ms: number; cpuMs: number; findings: number; otherCores?: number } = { ms, cpuMs, findings: counts.reduce((a, b) => a + b, 0) };
+  const out: { ms: number; cpuMs: number; findings: number; otherCores?: number } = { ms, cpuMs, findings };
   if (ticks0 !== null && ticks1 !== null && ticks1.total > ticks0.total) {
     const busyCores = ((ticks1.busy - ticks0.busy) / (ticks1.total - ticks0.total)) * cpus().length;
     out.otherCores = Math.max(0, busyCores - cpuMs / ms);
@@ -238,7 +253,9 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
     { workers: 1, s: await createScanner({ workers: 1, backend: req.backend, maxQueue }) },
     { workers: 2, s: await createScanner({ workers: 2, backend: req.backend, maxQueue }) },
   ];
+  const bare: Array<{ workers: number; b: BareThreads }> = [];
   try {
+    for (const workers of [1, 2]) bare.push({ workers, b: await BareThreads.start(workers, req.backend, batch) });
     // The warm-up: every worker compiles its patterns (re2-wasm: lazily) and its code warms up. Each
     // worker is an isolate that JIT-compiles the engine on its own, so one pass over the corpus left
     // each of two workers half as warm as a lone one, and their background compiles (about 70 during
@@ -257,6 +274,15 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
       }
       log(`pool     warm-up ${workers} worker${workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
     }
+    for (const { workers, b } of bare) {
+      const w0 = performance.now();
+      for (let k = 0; k < kWarmPasses; k++) {
+        const t = performance.now();
+        await b.pass();
+        if (k === kWarmPasses - 1) pass.batch += performance.now() - t;
+      }
+      log(`pool     warm-up ${workers} bare engine thread${workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
+    }
     let batchRounds = plan.batchRounds;
     let bigRounds = plan.bigRounds;
     const left = req.budgetMs - (performance.now() - t0);
@@ -266,6 +292,7 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
     }
     if (batchRounds < plan.batchRounds || bigRounds < plan.bigRounds) log(`pool     time budget: ${batchRounds} batch and ${bigRounds} 1 MB rounds`);
     const out: PoolThroughput[] = [];
+    const bareItems = bare.map(({ workers }) => ({ workers, rounds: [] as PoolThroughput['rounds'], findings: 0 }));
     for (const [corpus, bodies, rounds] of [
       ['batch', batch, batchRounds],
       ['1MB', big, bigRounds],
@@ -282,21 +309,19 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
           const others = otherCores === undefined ? '' : `  other processes ${otherCores.toFixed(2)} cores`;
           log(`pool     ${corpus.padEnd(5)} ${item.workers} worker${item.workers > 1 ? 's' : ' '} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}${others}`);
         }
+        // The same round on bare engine threads (batch corpus only).
+        if (corpus !== 'batch') continue;
+        for (const [i, { b }] of bare.entries()) {
+          const { ms, cpuMs, findings, otherCores } = await measured(() => b.pass());
+          const item = bareItems[i]!;
+          const mbps = bytesOf(bodies) / 1e6 / (ms / 1000);
+          item.rounds.push({ ms, mbps, cpuPerWall: cpuMs / ms, ...(otherCores !== undefined && { otherCores }) });
+          item.findings = findings;
+          log(`pool     ${corpus.padEnd(5)} ${item.workers} bare thread${item.workers > 1 ? 's' : ' '} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}`);
+        }
       }
-      for (const item of items) {
-        const others = item.rounds.flatMap((x) => (x.otherCores === undefined ? [] : [x.otherCores]));
-        out.push({
-          ...(others.length > 0 && { otherCores: median(others) }),
-          workers: item.workers,
-          corpus,
-          bodies: bodies.length,
-          bytes: bytesOf(bodies),
-          rounds: item.rounds,
-          mbps: median(item.rounds.map((x) => x.mbps)),
-          cpuPerWall: median(item.rounds.map((x) => x.cpuPerWall)),
-          findings: item.findings,
-        });
-      }
+      if (corpus === 'batch') for (const item of bareItems) out.push({ kind: 'bare', ...summary(item, corpus, bodies) });
+      for (const item of items) out.push(summary(item, corpus, bodies));
     }
     const sizes = batch.map((b) => b.bytes.length);
     const corpus: CorpusInfo = {
@@ -306,7 +331,24 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
     return { items: out, corpus };
   } finally {
     for (const { s } of scanners) await s.close();
+    for (const { b } of bare) await b.close();
   }
+}
+
+/** A scanner's (or bare threads') rounds on one corpus, with their medians. */
+function summary(item: { workers: number; rounds: PoolThroughput['rounds']; findings: number }, corpus: PoolThroughput['corpus'], bodies: readonly Body[]): PoolThroughput {
+  const others = item.rounds.flatMap((x) => (x.otherCores === undefined ? [] : [x.otherCores]));
+  return {
+    ...(others.length > 0 && { otherCores: median(others) }),
+    workers: item.workers,
+    corpus,
+    bodies: bodies.length,
+    bytes: bytesOf(bodies),
+    rounds: item.rounds,
+    mbps: median(item.rounds.map((x) => x.mbps)),
+    cpuPerWall: median(item.rounds.map((x) => x.cpuPerWall)),
+    findings: item.findings,
+  };
 }
 
 async function childMemory(req: ChildRequest): Promise<PoolMemory> {

@@ -387,13 +387,18 @@ export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: nu
   };
 }
 
+/** The pool's (or, with `kind`, the bare engine threads') rounds on a corpus with so many workers. */
+export function poolItem(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], workers: number, kind?: 'bare'): PoolThroughput | undefined {
+  return items.find((t) => t.corpus === corpus && t.workers === workers && t.kind === kind);
+}
+
 export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {
   const speed: GoalCheck['items'] = [];
   const memory: GoalCheck['items'] = [];
   if (p !== null && p.status === 'ok') {
     for (const corpus of ['batch'] as const) {
-      const one = p.throughput.find((t) => t.corpus === corpus && t.workers === 1);
-      const two = p.throughput.find((t) => t.corpus === corpus && t.workers === 2);
+      const one = poolItem(p.throughput, corpus, 1);
+      const two = poolItem(p.throughput, corpus, 2);
       if (one === undefined || two === undefined) continue;
       const r = poolSpeedup(one, two);
       speed.push({ label: corpus, value: r, bound: 'exact', pass: r >= kPoolSpeedupGoal });
@@ -423,7 +428,7 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   };
   const header = ['corpus', 'workers', 'MB/s', 'rounds MB/s', 'CPU/wall', 'MB/CPU-s', 'others', 'findings'];
   const rows = p.throughput.map((t) => [
-    corpusName[t.corpus],
+    t.kind === 'bare' ? `${t.corpus}: bare engine threads (no pool)` : corpusName[t.corpus],
     String(t.workers),
     fmtNum(t.mbps),
     t.rounds.map((r) => fmtNum(r.mbps)).join(' '),
@@ -439,15 +444,23 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   ];
   const ratios: string[] = [];
   for (const corpus of ['batch', '1MB'] as const) {
-    const one = p.throughput.find((t) => t.corpus === corpus && t.workers === 1);
-    const two = p.throughput.find((t) => t.corpus === corpus && t.workers === 2);
+    const one = poolItem(p.throughput, corpus, 1);
+    const two = poolItem(p.throughput, corpus, 2);
     if (one !== undefined && two !== undefined) ratios.push(`${corpus} ${fmtX(poolSpeedup(one, two))}× (medians ${fmtX(two.mbps / one.mbps)}×)`);
     if (one !== undefined && two !== undefined && one.findings !== two.findings) ratios.push(`(${corpus}: findings differ, ${one.findings} vs ${two.findings})`);
+  }
+  const bare1 = poolItem(p.throughput, 'batch', 1, 'bare');
+  const bare2 = poolItem(p.throughput, 'batch', 2, 'bare');
+  if (bare1 !== undefined && bare2 !== undefined) {
+    ratios.push(`bare engine threads on the batch ${fmtX(poolSpeedup(bare1, bare2))}×`);
+    const pooled = poolItem(p.throughput, 'batch', 1)?.findings;
+    if (pooled !== undefined && (bare1.findings !== pooled || bare2.findings !== pooled)) ratios.push(`(bare threads' findings differ: ${bare1.findings}, ${bare2.findings} vs ${pooled})`);
   }
   lines.push(
     `2 workers / 1 worker: ${ratios.join(', ')}. CPU/wall = the bench process's CPU time / wall time (cores it kept busy, main thread included); ` +
       `MB/CPU-s = MB scanned per second of that CPU time (cost per byte, whatever the load); ` +
-      `others = cores kept busy by other processes meanwhile (/proc/stat); medians of the rounds; 2/1 = median of each round's 2-worker MB/s over the 1-worker round before it.`,
+      `others = cores kept busy by other processes meanwhile (/proc/stat); medians of the rounds; 2/1 = median of each round's 2-worker MB/s over the 1-worker round before it. ` +
+      `Bare engine threads = the in-thread engine in 1 or 2 plain worker threads taking the same bodies from one shared counter (bench/bare.ts), in the same rounds: no pool, no calling-thread work.`,
   );
   lines.push('');
   const mh = ['workers', 'RSS before', 'RSS idle', 'RSS peak', 'idle worker', 'scanning, per worker', 'process, per worker', 'main isolate', 'samples'];
@@ -478,8 +491,8 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
       continue;
     }
     if (g.goal.startsWith('2 workers')) {
-      const one = p.throughput.find((t) => t.corpus === 'batch' && t.workers === 1);
-      const two = p.throughput.find((t) => t.corpus === 'batch' && t.workers === 2);
+      const one = poolItem(p.throughput, 'batch', 1);
+      const two = poolItem(p.throughput, 'batch', 2);
       const item = g.items[0];
       lines.push(
         `${verdict}  [${g.ruleSet}] ${g.goal}: ${fmtX(item?.value ?? NaN)}× paired by round (1 worker ${fmtNum(one?.mbps ?? NaN)} MB/s, 2 workers ${fmtNum(two?.mbps ?? NaN)} MB/s, medians of ${one?.rounds.length ?? 0} rounds; ` +
@@ -491,6 +504,15 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
         lines.push(
           `        split: ${fmtX(split.cores)}× the cores kept busy × ${split.perCpu.toFixed(2)}× the work per CPU-second (medians of paired rounds); ` +
             `the 1-worker rounds' ${one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / one.cpuPerWall)}× on ${p.cores} cores`,
+        );
+      }
+      const bare1 = poolItem(p.throughput, 'batch', 1, 'bare');
+      const bare2 = poolItem(p.throughput, 'batch', 2, 'bare');
+      if (bare1 !== undefined && bare2 !== undefined && item !== undefined) {
+        const machine = poolSpeedup(bare1, bare2);
+        lines.push(
+          `        same rounds, the engine alone in two bare threads over one: ${fmtX(machine)}× (${fmtNum(bare1.mbps)} and ${fmtNum(bare2.mbps)} MB/s): ` +
+            `the pool's ratio is ${((100 * item.value) / machine).toFixed(0)}% of what this machine gave two scanning threads`,
         );
       }
       // The verdict stands as measured, but a busy machine cannot show a 2-core speed-up: say so.

@@ -147,6 +147,18 @@ describe('bench goals: pool speed-up paired by round', () => {
     expect(poolSplit(item(1, [20, 22]), item(2, [30, 40, 50]))).toBeNull();
   });
 
+  it('judges the pool on its own rounds and reads it against bare engine threads measured in the same rounds', () => {
+    const bare = (w: number, rounds: number[]): PoolThroughput => ({ ...item(w, rounds), kind: 'bare' });
+    // Bare threads listed first, and faster: the verdict still comes from the pool's items.
+    const p = { ...phase(item(1, [30, 30, 30]), item(2, [45, 45, 45])) } as PoolPhaseResult & { throughput: PoolThroughput[] };
+    p.throughput = [bare(1, [40, 40, 40]), bare(2, [60, 60, 60]), ...p.throughput];
+    const [speed] = evaluatePoolGoals(p);
+    expect(speed!.items[0]!.value).toBeCloseTo(1.5, 6);
+    const text = formatPoolGoals(evaluatePoolGoals(p), p);
+    expect(text).toContain('the engine alone in two bare threads over one: 1.50× (40.0 and 60.0 MB/s)');
+    expect(text).toContain("the pool's ratio is 100% of what this machine gave two scanning threads");
+  });
+
   it('splits the speed-up into cores kept busy and work per CPU-second, and prints both with the bound', () => {
     // 1 worker: 1.25 cores busy; 2 workers: 1.9. Per CPU-second: 40 / 1.25 = 32 against 57 / 1.9 = 30.
     const one = { ...item(1, [40, 40, 40]), cpuPerWall: 1.25 };
