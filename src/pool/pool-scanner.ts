@@ -91,7 +91,7 @@ interface Pending {
  * which then needs the tsx loader in the worker, or `.js` in the built package.
  */
 /** Young-generation size of each worker (see the pool's resourceLimits); measured in bench/. */
-const kYoungGenerationMb = 12;
+const kYoungGenerationMb = 32;
 
 function workerEntry(): { filename: string; execArgv: string[] | undefined } {
   const fromSource = import.meta.url.endsWith('.ts');
@@ -170,9 +170,13 @@ export class PoolScanner implements Scanner {
       maxQueue: this.#maxQueue + threads,
       // The worker runs its tasks one after the other (worker.ts); the second only saves the round trip.
       concurrentTasksPerWorker: kTasksPerWorker,
-      // A scan makes much short-lived garbage (decoded slices, match arrays); with V8's default
-      // young generation (3 × 16 MB semi-spaces) a worker's RSS grew about 68 MB while scanning 1 MB
-      // bodies. A smaller nursery is collected more often, each time cheaply (little survives a scan).
+      // A scan makes much short-lived garbage (decoded text, slices, match objects: about 8 bytes per
+      // byte scanned). With V8's default young generation (3 × 16 MB semi-spaces) a worker's RSS once
+      // grew about 68 MB while scanning 1 MB bodies, so it was held to 12 MB; since the engine
+      // allocates less, 32 MB costs +41.5 MB per worker there (the goal is < 64) and a third of the
+      // collections of 12 MB (8 against 27 scavenges per pass over the bench's batch corpus,
+      // `--trace-gc`): the pooled scan took 3-10% less CPU (pools of both sizes in one process,
+      // measured in turns; docs/pool.md, "Young generation").
       resourceLimits: { maxYoungGenerationSizeMb: kYoungGenerationMb },
       workerData: board,
     });
