@@ -192,7 +192,7 @@ function machineTicks(): { busy: number; total: number } | null {
 function scanAll(
   s: Scanner,
   bodies: readonly { bytes: Uint8Array; contentType: string }[],
-): Promise<{ ms: number; cpuMs: number; findings: number; otherCores?: number }> {
+): Promise<Measured> {
   // Only the count is kept: a report of a dense body holds thousands of findings.
   return measured(async () => {
     const counts = await Promise.all(bodies.map((b) => s.analyze(b.bytes, { contentType: b.contentType }).then((r) => r.findings.length)));
@@ -200,8 +200,11 @@ function scanAll(
   });
 }
 
+/** A measured pass: wall and process CPU milliseconds, findings, and the other processes' cores meanwhile. */
+type Measured = { ms: number; cpuMs: number; findings: number; otherCores?: number };
+
 /** Wall and process CPU time of `run` (which resolves with a findings count), and the other processes' cores meanwhile. */
-async function measured(run: () => Promise<number>): Promise<{ ms: number; cpuMs: number; findings: number; otherCores?: number }> {
+async function measured(run: () => Promise<number>): Promise<Measured> {
   const ticks0 = machineTicks();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -210,7 +213,7 @@ async function measured(run: () => Promise<number>): Promise<{ ms: number; cpuMs
   const cpu = process.cpuUsage(cpu0);
   const ticks1 = machineTicks();
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  const out: { ms: number; cpuMs: number; findings: number; otherCores?: number } = { ms, cpuMs, findings };
+  const out: Measured = { ms, cpuMs, findings };
   if (ticks0 !== null && ticks1 !== null && ticks1.total > ticks0.total) {
     const busyCores = ((ticks1.busy - ticks0.busy) / (ticks1.total - ticks0.total)) * cpus().length;
     out.otherCores = Math.max(0, busyCores - cpuMs / ms);
@@ -247,81 +250,64 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
   const big = bigCorpus(plan.bigCopies);
   const maxQueue = Math.max(batch.length, big.length);
   const t0 = performance.now();
+  const corpora = { batch, '1MB': big } as const;
   // Both scanners live through the whole run and take turns, round by round, so a change of the
-  // machine's load falls on both instead of on whichever ran second.
-  const scanners = [
-    { workers: 1, s: await createScanner({ workers: 1, backend: req.backend, maxQueue }) },
-    { workers: 2, s: await createScanner({ workers: 2, backend: req.backend, maxQueue }) },
-  ];
-  const bare: Array<{ workers: number; b: BareThreads }> = [];
+  // machine's load falls on both instead of on whichever ran second; the bare engine threads
+  // (bench/bare.ts) take their turn in the same rounds, on the batch corpus only.
+  const runners: Runner[] = [];
   try {
-    for (const workers of [1, 2]) bare.push({ workers, b: await BareThreads.start(workers, req.backend, batch) });
+    for (const workers of [1, 2]) {
+      const s = await createScanner({ workers, backend: req.backend, maxQueue });
+      runners.push({ workers, noun: 'worker', corpora: ['batch', '1MB'], run: (c) => scanAll(s, corpora[c]), close: () => s.close() });
+    }
+    for (const workers of [1, 2]) {
+      const b = await BareThreads.start(workers, req.backend, batch);
+      runners.push({ kind: 'bare', workers, noun: 'bare thread', corpora: ['batch'], run: () => measured(() => b.pass()), close: () => b.close() });
+    }
     // The warm-up: every worker compiles its patterns (re2-wasm: lazily) and its code warms up. Each
     // worker is an isolate that JIT-compiles the engine on its own, so one pass over the corpus left
     // each of two workers half as warm as a lone one, and their background compiles (about 70 during
     // the first measured round) took CPU from the workers themselves: the 2-worker figure measured
     // start-up, not throughput (1.55–1.62× after one pass, 1.77–1.81× after four, same machine). The
     // times of the last pass size the rounds.
-    const pass = { batch: 0, big: 0 };
-    for (const { workers, s } of scanners) {
+    const pass = { batch: 0, '1MB': 0 };
+    for (const r of runners) {
       const w0 = performance.now();
       for (let k = 0; k < kWarmPasses; k++) {
-        const last = k === kWarmPasses - 1;
-        const b = (await scanAll(s, batch)).ms;
-        if (last) pass.batch += b;
-        const g = (await scanAll(s, big)).ms;
-        if (last) pass.big += g;
+        for (const c of r.corpora) {
+          const { ms } = await r.run(c);
+          if (k === kWarmPasses - 1) pass[c] += ms;
+        }
       }
-      log(`pool     warm-up ${workers} worker${workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
-    }
-    for (const { workers, b } of bare) {
-      const w0 = performance.now();
-      for (let k = 0; k < kWarmPasses; k++) {
-        const t = performance.now();
-        await b.pass();
-        if (k === kWarmPasses - 1) pass.batch += performance.now() - t;
-      }
-      log(`pool     warm-up ${workers} bare engine thread${workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
+      log(`pool     warm-up ${r.workers} ${r.noun}${r.workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
     }
     let batchRounds = plan.batchRounds;
     let bigRounds = plan.bigRounds;
     const left = req.budgetMs - (performance.now() - t0);
-    while (batchRounds * pass.batch + bigRounds * pass.big > left && (batchRounds > 1 || bigRounds > 1)) {
+    while (batchRounds * pass.batch + bigRounds * pass['1MB'] > left && (batchRounds > 1 || bigRounds > 1)) {
       if (bigRounds > 1) bigRounds--;
       else batchRounds--;
     }
     if (batchRounds < plan.batchRounds || bigRounds < plan.bigRounds) log(`pool     time budget: ${batchRounds} batch and ${bigRounds} 1 MB rounds`);
     const out: PoolThroughput[] = [];
-    const bareItems = bare.map(({ workers }) => ({ workers, rounds: [] as PoolThroughput['rounds'], findings: 0 }));
-    for (const [corpus, bodies, rounds] of [
-      ['batch', batch, batchRounds],
-      ['1MB', big, bigRounds],
+    for (const [corpus, rounds] of [
+      ['batch', batchRounds],
+      ['1MB', bigRounds],
     ] as const) {
-      const items = scanners.map(({ workers }) => ({ workers, rounds: [] as PoolThroughput['rounds'], findings: 0 }));
+      const bodies = corpora[corpus];
+      const items = runners.filter((r) => r.corpora.includes(corpus)).map((runner) => ({ runner, workers: runner.workers, rounds: [] as PoolThroughput['rounds'], findings: 0 }));
       for (let r = 0; r < rounds; r++) {
-        for (const [i, { s }] of scanners.entries()) {
-          const { ms, cpuMs, findings, otherCores } = await scanAll(s, bodies);
-          const item = items[i];
-          if (item === undefined) continue;
+        for (const item of items) {
+          const { ms, cpuMs, findings, otherCores } = await item.runner.run(corpus);
           const mbps = bytesOf(bodies) / 1e6 / (ms / 1000);
           item.rounds.push({ ms, mbps, cpuPerWall: cpuMs / ms, ...(otherCores !== undefined && { otherCores }) });
           item.findings = findings;
           const others = otherCores === undefined ? '' : `  other processes ${otherCores.toFixed(2)} cores`;
-          log(`pool     ${corpus.padEnd(5)} ${item.workers} worker${item.workers > 1 ? 's' : ' '} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}${others}`);
-        }
-        // The same round on bare engine threads (batch corpus only).
-        if (corpus !== 'batch') continue;
-        for (const [i, { b }] of bare.entries()) {
-          const { ms, cpuMs, findings, otherCores } = await measured(() => b.pass());
-          const item = bareItems[i]!;
-          const mbps = bytesOf(bodies) / 1e6 / (ms / 1000);
-          item.rounds.push({ ms, mbps, cpuPerWall: cpuMs / ms, ...(otherCores !== undefined && { otherCores }) });
-          item.findings = findings;
-          log(`pool     ${corpus.padEnd(5)} ${item.workers} bare thread${item.workers > 1 ? 's' : ' '} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}`);
+          const who = `${item.workers} ${item.runner.noun}${item.workers > 1 ? 's' : ' '}`;
+          log(`pool     ${corpus.padEnd(5)} ${who} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}${others}`);
         }
       }
-      if (corpus === 'batch') for (const item of bareItems) out.push({ kind: 'bare', ...summary(item, corpus, bodies) });
-      for (const item of items) out.push(summary(item, corpus, bodies));
+      for (const item of items) out.push({ ...(item.runner.kind !== undefined && { kind: item.runner.kind }), ...summary(item, corpus, bodies) });
     }
     const sizes = batch.map((b) => b.bytes.length);
     const corpus: CorpusInfo = {
@@ -330,9 +316,20 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
     };
     return { items: out, corpus };
   } finally {
-    for (const { s } of scanners) await s.close();
-    for (const { b } of bare) await b.close();
+    for (const r of runners) await r.close();
   }
+}
+
+/** One side of the throughput rounds: a pool scanner, or bare engine threads. */
+interface Runner {
+  kind?: 'bare';
+  workers: number;
+  /** For the log: "worker", "bare thread". */
+  noun: string;
+  corpora: ReadonlyArray<PoolThroughput['corpus']>;
+  /** One pass over a corpus, every body at once, measured. */
+  run(corpus: PoolThroughput['corpus']): Promise<Measured>;
+  close(): Promise<void>;
 }
 
 /** A scanner's (or bare threads') rounds on one corpus, with their medians. */

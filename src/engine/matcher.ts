@@ -59,19 +59,12 @@ interface ScreenRegion {
 
 /**
  * Per rule, what the trigger callback needs, in flat arrays (it runs about once every ten characters
- * of a log): the run gate's index, the distance within which triggers join, and the characters a
- * keyword rule lets follow its keyword. Built once per program (programs are immutable), not once per
- * scan.
+ * of a log): the run gate's index and the distance within which triggers join. Built once per program
+ * (programs are immutable), not once per scan.
  */
 interface RuleArrays {
   gateOf: Int32Array;
   joinGap: Float64Array;
-  /**
-   * Per rule with `trigger.next`: the offset of its 128 ASCII columns (1: may follow the keyword) in
-   * `nextColumns`; -1 for the others.
-   */
-  nextOf: Int32Array;
-  nextColumns: Uint8Array;
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
 
@@ -83,7 +76,8 @@ function joinGapOf(r: CompiledRule): number {
 /**
  * The keyword rules' hits, joined in the prefilter by the rule groups are formed by here
  * (`PrefilterSpec.joins`): the groups come out the same, from one event per group instead of one per
- * hit, and hits the rule's `next` class refuses never leave the pass.
+ * hit. A rule's `trigger.next` class (the characters its match lets follow its keyword) is applied
+ * there too: a hit followed by anything else never leaves the pass, and forms no group.
  */
 export function keywordJoins(rules: readonly CompiledRule[]): NonNullable<PrefilterSpec['joins']> {
   return rules.flatMap((r) => {
@@ -99,14 +93,7 @@ function ruleArraysOf(program: Program): RuleArrays {
     per = {
       gateOf: Int32Array.from(program.rules, (r) => r.gate),
       joinGap: Float64Array.from(program.rules, joinGapOf),
-      nextOf: new Int32Array(program.rules.length).fill(-1),
-      nextColumns: new Uint8Array(128 * program.rules.length),
     };
-    for (const r of program.rules) {
-      if (!('keywords' in r.def.trigger) || r.def.trigger.next === undefined) continue;
-      per.nextOf[r.index] = 128 * r.index;
-      per.nextColumns.set(asciiClass(r.def.trigger.next).ascii, 128 * r.index);
-    }
     kRuleArrays.set(program, per);
   }
   return per;
@@ -142,8 +129,6 @@ export class Matcher {
   /** Per rule, what the trigger callback reads (see `ruleArraysOf`). */
   readonly #gateOf: Int32Array;
   readonly #joinGap: Float64Array;
-  readonly #nextOf: Int32Array;
-  readonly #nextColumns: Uint8Array;
   /** Per run gate: the run it was last asked about (start, end) and its answer (1 pass, 0 drop). */
   readonly #gateRun: Float64Array;
   /** Per screen, the region its alternation was last run over. */
@@ -209,8 +194,6 @@ export class Matcher {
     const per = ruleArraysOf(program);
     this.#gateOf = per.gateOf;
     this.#joinGap = per.joinGap;
-    this.#nextOf = per.nextOf;
-    this.#nextColumns = per.nextColumns;
     this.#screens = program.screens.map(() => []);
     this.#screenAsked = block.subarray(3 * n, 3 * n + screens);
     this.#screenRejected = block.subarray(3 * n + screens, 3 * n + 2 * screens);
@@ -324,30 +307,18 @@ export class Matcher {
   /**
    * Triggers the prefilter reported, as (rule, start, end) triples: the native pass hands over a batch
    * at once, the TypeScript one a trigger at a time through `#onCandidate` (candidates screened by
-   * context never come here). A trigger of a rule whose match needs a given class after its keyword is
-   * dropped when the next character is not of it; a run or token its rule's gate rejects is dropped;
-   * the rest join their rule's group of nearby triggers or start a new one.
+   * context, and keyword hits their rule's `next` class refuses, never come here). A run or token its
+   * rule's gate rejects is dropped; the rest join their rule's group of nearby triggers or start a new one.
    */
   #onCandidates(events: Float64Array, count: number): void {
-    const nextOf = this.#nextOf;
-    const nextColumns = this.#nextColumns;
     const gateOf = this.#gateOf;
     const groupStart = this.#groupStart;
     const groupEnd = this.#groupEnd;
     const joinGap = this.#joinGap;
-    const bytes = this.#bytes;
-    const bufStart = this.#bufStart;
-    const textEnd = this.#end;
     for (let k = 0; k < 3 * count; k += 3) {
       const rule = events[k]!;
       const start = events[k + 1]!;
       const end = events[k + 2]!;
-      const next = nextOf[rule]!;
-      if (next >= 0 && end < textEnd) {
-        // Column bytes are the characters where ASCII; a non-ASCII one (128 and up) is in no ASCII class.
-        const c = bytes[end - bufStart]!;
-        if (c >= 128 || nextColumns[next + c] === 0) continue;
-      }
       const gate = gateOf[rule]!;
       if (gate >= 0 && !this.#gatePasses(gate, start, end)) continue;
       const gs = groupStart[rule]!;

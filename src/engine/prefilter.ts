@@ -32,10 +32,9 @@ export type EmitCandidate = ((rule: number, start: number, end: number) => void)
  */
 export interface TriggerPass {
   /**
-   * Scans the next piece of text, its column bytes `cols[from, to)`, reporting every trigger. `to` is
-   * the end of the text received so far: a keyword of a rule with a `next` class that ends there is
-   * reported untested (see `PrefilterSpec.joins`). Every trigger found in the piece is reported before
-   * the call returns.
+   * Scans the next piece of text, its column bytes `cols[from, to)`, reporting every trigger. A keyword
+   * of a rule with a `next` class that ends at `to` is reported untested (see `PrefilterSpec.joins`).
+   * Every trigger found in the piece is reported before the call returns.
    */
   scan(cols: Uint8Array, from: number, to: number, emit: EmitCandidate): void;
   /** End of text: report the run and token in progress. */
@@ -63,10 +62,10 @@ export interface PrefilterSpec {
    * the joined span at most `span` long, extends it (the matcher's rule, applied to the same hits in
    * the same order: the groups come out the same); otherwise the open span is reported and the hit
    * opens the next. Open spans are reported when they cannot take the hit at hand and at the end of
-   * each `scan` call, in rule order. With `next` (128 ASCII columns, 1: may follow the keyword), a
-   * hit whose next character is in the piece and not in the class is dropped, as the matcher would
-   * drop it (so a joined span never carries a hit the matcher would have refused); one ending at the
-   * end of the piece is joined untested, as the matcher keeps it untested (its text ends there too).
+   * each `scan` call, in rule order. With `next` (128 ASCII columns, 1: may follow the keyword; the
+   * rule's `trigger.next`), a hit whose next character is in the piece and not in the class is
+   * dropped: no match of the rule begins with that occurrence (test/engine/lead.test.ts holds each class to its
+   * pattern), so this only spares windows. One ending at the end of the piece is joined untested.
    * On `a@a@a@…` a hit every two bytes became one event per `span`: the per-event work in the
    * matcher had been about a third of that body's time.
    */
@@ -772,8 +771,7 @@ export class Prefilter implements TriggerPass {
   /** A keyword hit of a joined rule (`PrefilterSpec.joins`). */
   #join(rule: number, s: number, e: number, next: number, emit: EmitCandidate): void {
     const t = this.#t;
-    const within = t.ctxWithin[rule]!;
-    if (within > 0 && this.#ctxEnd[rule]! <= s - within) return;
+    if (!this.#contextPasses(rule, s)) return;
     const row = t.nextOf[rule]!;
     if (row >= 0 && next >= 0 && (next >= kCols || t.nextCols[row + next] === 0)) return;
     const js = this.#joinStart[rule]!;
@@ -811,9 +809,13 @@ export class Prefilter implements TriggerPass {
    * `within` before its start. (A word may end past the start; that only lets the trigger through.)
    */
   #report(rule: number, s: number, e: number, emit: EmitCandidate): void {
+    if (this.#contextPasses(rule, s)) emit(rule, s, e);
+  }
+
+  /** False when `rule` is screened by context and no context word ended within its reach before `s`. */
+  #contextPasses(rule: number, s: number): boolean {
     const within = this.#t.ctxWithin[rule]!;
-    if (within > 0 && this.#ctxEnd[rule]! <= s - within) return;
-    emit(rule, s, e);
+    return !(within > 0 && this.#ctxEnd[rule]! <= s - within);
   }
 
   #flushRun(s: number, e: number, digits: number, emit: EmitCandidate): void {
