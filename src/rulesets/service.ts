@@ -89,6 +89,12 @@ export class RulesetService {
 
   // ---- reads ----
 
+  /** Zones that have a stored configuration (the dashboard's zone list). */
+  async zones(): Promise<string[]> {
+    const stored = await this.#store.zones();
+    return [...new Set([...stored, ...this.#cache.keys()])].sort();
+  }
+
   /** Zone rulesets plus the managed ruleset the zone may deploy (as Cloudflare's zone list shows it). */
   async listRulesets(zone: string): Promise<RulesetSummary[]> {
     const s = await this.#state(zone);

@@ -174,6 +174,8 @@ export interface ServeProcess {
   stdout(): string;
   stderr(): string;
   api: string;
+  /** The dashboard: `http://127.0.0.1:PORT/`, the API's port. */
+  dashboard: string;
   audit: string;
   proxy: string | null;
   /** Sends a signal and resolves with the exit code. */
@@ -208,6 +210,7 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
         stdout: () => out,
         stderr: () => err,
         api: field('rulesets API: ')!,
+        dashboard: field('dashboard: ')!,
         audit: field('audit log: ')!,
         proxy: field('proxy: '),
         stop: (signal = 'SIGTERM') => {

@@ -51,6 +51,12 @@ describe('leakscan serve', () => {
     }
     expect(svc.lines.at(-1)).toBe('ready');
     expect(svc.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+    // The dashboard shares the API's port (test/dashboard has its own suite).
+    expect(svc.dashboard).toBe(`${new URL(svc.api).origin}/`);
+    const dash = await fetch(svc.dashboard);
+    expect(dash.status).toBe(200);
+    expect(dash.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await dash.text()).toContain('name="token"');
     expect(svc.audit).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(svc.proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -124,6 +124,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
       for (const p of svc.created) out(`created ${p}`);
       out(`audit signing key: ${svc.publicKey}`);
       out(`rulesets API: ${svc.api.url}`);
+      out(`dashboard: ${new URL('/', svc.api.url).href}`);
       out(`audit log: ${svc.audit.url}`);
       if (svc.proxy) out(`proxy: ${svc.proxy.url} -> ${opts.origin}`);
       if (svc.recovered > 0) out(`recovered: published ${svc.recovered} batch${svc.recovered === 1 ? '' : 'es'} written before the last stop`);

@@ -1,0 +1,308 @@
+/**
+ * The dashboard on the API port (`http://127.0.0.1:8787/`): Security › Sensitive Data per zone. It is a
+ * client of the Rulesets API's service, as Cloudflare's dashboard is of its API: every change is the
+ * API call a script would make (same validation, same versions, same error codes), done with the
+ * signed-in token's zones and permission.
+ *
+ * Paths: `/` (sign-in, then the zones), `/session` and `/session/end`, `/zones?zone=ID|HOST`,
+ * `/zones/{zone}/sensitive-data` and its forms (`/deploy`, `/enable`, `/disable`, `/expression`,
+ * `/overrides`), `/assets/dashboard.css`. Any other path is not the dashboard's (the handler returns
+ * false and the port answers with the API's 404).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenInfo, TokenStore } from '../api/index.js';
+import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
+import { hostName, isZoneId, zoneIdOfHost } from '../serve/zones.js';
+import type { Html } from './html.js';
+import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type Switch } from './model.js';
+import { errorPage, kDashboardCss, signInPage, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
+import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
+
+/** Largest form accepted (the rules form with every switch set is about 6 KB). */
+export const kMaxFormBytes = 256 * 1024;
+
+export interface DashboardDeps {
+  service: RulesetService;
+  tokens: TokenStore;
+  /** Unexpected errors (bugs, disk failures): the page says so with a 500; default prints to stderr. */
+  onError?: (err: unknown) => void;
+}
+
+/** What each form's redirect says, by key (the query carries the key only, never text). */
+const kDone: Record<string, string> = {
+  deploy: 'Deployed: the managed ruleset runs on this zone with its default rules.',
+  enable: 'Enabled.',
+  disable: 'Disabled: no response of this zone is scanned for the managed ruleset.',
+  expression: 'Filter expression saved.',
+  overrides: 'Switches saved.',
+};
+
+class FormError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const sessions = new Sessions(deps.tokens);
+  const onError = deps.onError ?? ((err: unknown) => process.stderr.write(`leakscan dashboard: ${(err as Error)?.stack ?? String(err)}\n`));
+  const { service } = deps;
+
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const zoneMatch = /^\/zones\/([^/]+)\/sensitive-data(?:\/([a-z]+))?$/.exec(path);
+    const ours = path === '/' || path === '/session' || path === '/session/end' || path === '/zones' || path === '/assets/dashboard.css' || zoneMatch !== null;
+    if (!ours) return false;
+    const method = req.method ?? 'GET';
+    const read = method === 'GET' || method === 'HEAD';
+    let session: OpenSession | undefined;
+    try {
+      if (path === '/assets/dashboard.css') {
+        req.resume();
+        if (!read) return notAllowed(res, 'GET, HEAD'), true;
+        send(res, 200, kDashboardCss, 'text/css; charset=utf-8', 'public, max-age=3600');
+        return true;
+      }
+      session = await sessions.get(cookieValue(req.headers.cookie, kSessionCookie));
+      const viewer: Viewer | undefined = session === undefined ? undefined : { token: session.token, csrf: session.csrf };
+
+      if (path === '/session') {
+        if (method !== 'POST') return (req.resume(), notAllowed(res, 'POST'), true);
+        checkOrigin(req);
+        const form = await readForm(req);
+        const opened = await sessions.open(form.get('token')?.trim() ?? '');
+        if (opened === undefined) {
+          page(res, 401, signInPage({ kind: 'error', text: 'Unknown or revoked API token.' }));
+          return true;
+        }
+        if (session !== undefined) sessions.end(session.id);
+        res.setHeader('set-cookie', `${kSessionCookie}=${opened.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${kSessionTtlMs / 1000}`);
+        redirect(res, '/');
+        return true;
+      }
+      if (path === '/session/end') {
+        if (method !== 'POST') return (req.resume(), notAllowed(res, 'POST'), true);
+        checkOrigin(req);
+        const form = await readForm(req);
+        if (session !== undefined) {
+          checkCsrf(form, session);
+          sessions.end(session.id);
+        }
+        res.setHeader('set-cookie', `${kSessionCookie}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+        redirect(res, '/');
+        return true;
+      }
+      if (session === undefined || viewer === undefined) {
+        req.resume();
+        if (path === '/' && read) page(res, 200, signInPage());
+        else if (read) redirect(res, '/');
+        else page(res, 401, signInPage({ kind: 'error', text: 'Sign in first: the session has ended (signed out, expired, server restarted or token revoked).' }));
+        return true;
+      }
+
+      if (path === '/' || path === '/zones') {
+        req.resume();
+        if (!read) return notAllowed(res, 'GET, HEAD'), true;
+        if (path === '/zones') {
+          const asked = (url.searchParams.get('zone') ?? '').trim();
+          const zone = isZoneId(asked.toLowerCase()) ? asked.toLowerCase() : hostName(asked) === '' ? undefined : zoneIdOfHost(hostName(asked));
+          if (zone === undefined) {
+            page(res, 400, zonesPage(viewer, await visibleZones(service, session.token), { kind: 'error', text: `'${asked}' is neither a zone id (32 hexadecimal digits) nor a host name.` }));
+          } else redirect(res, `/zones/${zone}/sensitive-data`);
+          return true;
+        }
+        page(res, 200, zonesPage(viewer, await visibleZones(service, session.token)));
+        return true;
+      }
+
+      // /zones/{zone}/sensitive-data[/action]
+      const zone = zoneMatch![1]!;
+      const action = zoneMatch![2];
+      if (!isZoneId(zone)) {
+        req.resume();
+        page(res, 404, errorPage('Not found', { kind: 'error', text: `'${zone}' is not a zone id (32 lower-case hexadecimal digits).` }, viewer));
+        return true;
+      }
+      if (!mayRead(session.token, zone)) {
+        req.resume();
+        page(res, 403, errorPage('Not allowed', { kind: 'error', text: `This token cannot act on zone ${zone}.` }, viewer));
+        return true;
+      }
+      const base = `/zones/${zone}/sensitive-data`;
+      if (action === undefined) {
+        req.resume();
+        if (!read) return notAllowed(res, 'GET, HEAD'), true;
+        const done = url.searchParams.get('done');
+        const b: Banner | undefined = done !== null && kDone[done] !== undefined ? { kind: 'ok', text: kDone[done] } : undefined;
+        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b));
+        return true;
+      }
+      if (!(action in kDone)) {
+        req.resume();
+        page(res, 404, errorPage('Not found', { kind: 'error', text: `No such form: ${action}.` }, viewer));
+        return true;
+      }
+      if (method !== 'POST') return (req.resume(), notAllowed(res, 'POST'), true);
+      checkOrigin(req);
+      const form = await readForm(req);
+      checkCsrf(form, session);
+      try {
+        if (session.token.permission !== 'edit') throw new FormError(403, 'This token can read only: changes need a token with edit permission.');
+        await apply(service, zone, action, form);
+      } catch (err) {
+        const b = bannerOf(err, onError);
+        const draft = action === 'expression' ? (form.get('expression') ?? undefined) : undefined;
+        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b));
+        return true;
+      }
+      redirect(res, `${base}?done=${action}`);
+      return true;
+    } catch (err) {
+      const b = bannerOf(err, onError);
+      if (!res.headersSent) {
+        page(res, statusOf(err), errorPage(statusOf(err) === 500 ? 'Something went wrong' : 'Request refused', b, session === undefined ? undefined : { token: session.token, csrf: session.csrf }));
+      }
+      if (!req.complete) res.once('finish', () => req.destroy());
+      return true;
+    }
+  };
+}
+
+function mayRead(token: TokenInfo, zone: string): boolean {
+  return token.zones.includes('*') || token.zones.includes(zone);
+}
+
+async function visibleZones(service: RulesetService, token: TokenInfo): Promise<string[]> {
+  const stored = await service.zones();
+  const named = token.zones.filter((z) => z !== '*');
+  return [...new Set([...stored.filter((z) => mayRead(token, z)), ...named])].sort();
+}
+
+async function entrypointOf(service: RulesetService, zone: string): Promise<Ruleset | undefined> {
+  try {
+    return await service.getEntrypoint(zone, kPhase);
+  } catch (err) {
+    if (err instanceof RulesetsApiError && err.errorName === 'ENTRYPOINT_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined): Promise<Html> {
+  const deployment = deploymentOf(await entrypointOf(service, zone));
+  const switches = switchesOf(overridesOf(deployment.rule));
+  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true' }, b);
+}
+
+/** One form's change, as the API calls a script would make. */
+async function apply(service: RulesetService, zone: string, action: string, form: URLSearchParams): Promise<void> {
+  const d = deploymentOf(await entrypointOf(service, zone));
+  if (action === 'deploy') {
+    if (d.rule !== undefined) throw new FormError(409, 'The managed ruleset is already deployed on this zone.');
+    if (d.entrypoint === undefined) await service.updateEntrypoint(zone, kPhase, { rules: [newExecuteRule()] });
+    else await service.addRule(zone, d.entrypoint.id, newExecuteRule());
+    return;
+  }
+  const rule = d.rule;
+  if (rule === undefined || d.entrypoint === undefined) throw new FormError(409, 'The managed ruleset is not deployed on this zone: deploy it first.');
+  // The page's forms carry the version of the rule they were drawn from: a change made elsewhere since
+  // (another tab, the API) is not overwritten without being seen.
+  const seen = form.get('version');
+  if (seen !== null && seen !== rule.version) {
+    throw new FormError(409, `The rule changed since this page was loaded (version ${seen}, now ${rule.version}): the page shows it as it is now; make the change again.`);
+  }
+  let body: Record<string, unknown>;
+  if (action === 'enable' || action === 'disable') body = ruleBody(rule, { enabled: action === 'enable' });
+  else if (action === 'expression') {
+    const expression = form.get('expression');
+    if (expression === null) throw new FormError(400, 'The form has no expression field.');
+    body = ruleBody(rule, { expression: expression.trim() });
+  } else body = ruleBody(rule, { overrides: applySwitches(overridesOf(rule), switchChanges(form)) ?? null });
+  await service.editRule(zone, d.entrypoint.id, rule.id, body);
+}
+
+/** The switches a form sets; an unknown tag, rule or value is refused rather than dropped. */
+function switchChanges(form: URLSearchParams): { all?: Switch; tags: Map<string, Switch>; rules: Map<string, Switch> } {
+  const tags = new Map<string, Switch>();
+  const rules = new Map<string, Switch>();
+  let all: Switch | undefined;
+  for (const [name, value] of form) {
+    if (name === 'csrf' || name === 'version') continue;
+    if (!isSwitch(value)) throw new FormError(400, `'${value}' is not a switch value for ${name} (default, on or off).`);
+    if (name === 'all') all = value;
+    else if (name.startsWith('tag.') && kManagedTags.has(name.slice(4))) tags.set(name.slice(4), value);
+    else if (name.startsWith('rule.') && kManagedRuleIds.has(name.slice(5))) rules.set(name.slice(5), value);
+    else throw new FormError(400, `'${name}' is not a tag or rule of the managed ruleset.`);
+  }
+  return all === undefined ? { tags, rules } : { all, tags, rules };
+}
+
+function checkCsrf(form: URLSearchParams, session: OpenSession): void {
+  if (!sameSecret(form.get('csrf') ?? '', session.csrf)) throw new FormError(403, 'The form is not from this session (missing or stale form token): reload the page and try again.');
+}
+
+/** A browser's cross-site POST carries its Origin: only this host's own pages may post. */
+function checkOrigin(req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === 'null') return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw new FormError(403, 'The request comes from another site.');
+  }
+  if (host !== req.headers.host) throw new FormError(403, 'The request comes from another site.');
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new FormError(415, `forms are sent as application/x-www-form-urlencoded, not '${type}'.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > kMaxFormBytes) throw new FormError(413, `The form is larger than ${kMaxFormBytes} bytes.`);
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function bannerOf(err: unknown, onError: (err: unknown) => void): Banner {
+  if (err instanceof RulesetsApiError) return { kind: 'error', code: err.code, text: err.message };
+  if (err instanceof FormError) return err.code === undefined ? { kind: 'error', text: err.message } : { kind: 'error', code: err.code, text: err.message };
+  onError(err);
+  return { kind: 'error', text: 'Internal error: the change may not have been made; see the server log.' };
+}
+
+function statusOf(err: unknown): number {
+  if (err instanceof RulesetsApiError) return err.status;
+  if (err instanceof FormError) return err.status;
+  return 500;
+}
+
+const kSecurityHeaders = {
+  'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+function send(res: ServerResponse, status: number, body: string, type: string, cache = 'no-store'): void {
+  res.writeHead(status, { ...kSecurityHeaders, 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': cache }).end(body);
+}
+
+function page(res: ServerResponse, status: number, body: Html): void {
+  send(res, status, body.text, 'text/html; charset=utf-8');
+}
+
+function redirect(res: ServerResponse, to: string): void {
+  res.writeHead(303, { ...kSecurityHeaders, location: to, 'cache-control': 'no-store', 'content-length': 0 }).end();
+}
+
+function notAllowed(res: ServerResponse, allow: string): void {
+  res.writeHead(405, { ...kSecurityHeaders, allow, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`method not allowed; use ${allow}\n`);
+}

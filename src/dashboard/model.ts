@@ -1,0 +1,192 @@
+/**
+ * What the Sensitive Data page shows and writes, as pure functions of the zone's entry point: whether
+ * the managed ruleset is deployed (an `execute` rule naming it in the `http_response_firewall_managed`
+ * entry point), and the switches of its overrides (every rule, each tag, each rule), with what they
+ * turn on. The page never computes which rules run by itself: `enabledByOverrides` is the same
+ * function the scanner's effective configuration uses.
+ */
+import { kManagedRulesetId, managedRuleset } from '../rules/index.js';
+import { enabledByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
+
+/** One switch of the page: leave the level below in charge (`default`), or force on or off. */
+export type Switch = 'default' | 'on' | 'off';
+
+export const kSwitches: readonly Switch[] = ['default', 'on', 'off'];
+
+export function isSwitch(v: string): v is Switch {
+  return v === 'default' || v === 'on' || v === 'off';
+}
+
+function switchOf(enabled: boolean | undefined): Switch {
+  return enabled === undefined ? 'default' : enabled ? 'on' : 'off';
+}
+
+function enabledOf(s: Switch): boolean | undefined {
+  return s === 'default' ? undefined : s === 'on';
+}
+
+export interface Deployment {
+  /** The zone's entry point ruleset of the phase; undefined when the zone has none. */
+  entrypoint: Ruleset | undefined;
+  /** The first rule that executes the managed ruleset: the one the page edits. */
+  rule: Rule | undefined;
+  /** How many rules of the entry point execute the managed ruleset. */
+  executeRules: number;
+}
+
+export function isManagedExecute(rule: Rule): boolean {
+  return rule.action === 'execute' && (rule.action_parameters as ExecuteParameters | undefined)?.id === kManagedRulesetId;
+}
+
+export function deploymentOf(entrypoint: Ruleset | undefined): Deployment {
+  const rules = entrypoint?.rules.filter(isManagedExecute) ?? [];
+  return { entrypoint, rule: rules[0], executeRules: rules.length };
+}
+
+export function overridesOf(rule: Rule | undefined): Overrides | undefined {
+  return (rule?.action_parameters as ExecuteParameters | undefined)?.overrides;
+}
+
+export interface RuleRow {
+  id: string;
+  description: string;
+  tags: string[];
+  byDefault: boolean;
+  /** This rule's own switch. */
+  own: Switch;
+  /** Whether it runs, all switches applied. */
+  on: boolean;
+}
+
+export interface TagRow {
+  tag: string;
+  /** Managed rules carrying the tag. */
+  rules: number;
+  own: Switch;
+  /** Of those, how many run. */
+  on: number;
+}
+
+export interface Switches {
+  /** The ruleset-level switch (every rule). */
+  all: Switch;
+  /** Tags, the most used first (then by name). */
+  tags: TagRow[];
+  /** Rules in catalogue order. */
+  rules: RuleRow[];
+  /** Rules that run. */
+  on: number;
+}
+
+/** Every switch of `overrides`, and what runs with them. */
+export function switchesOf(overrides: Overrides | undefined): Switches {
+  const running = new Set(enabledByOverrides(overrides));
+  // As enabledByOverrides reads them, the first entry naming a rule decides.
+  const ownRule = new Map<string, Switch>();
+  for (const r of overrides?.rules ?? []) if (!ownRule.has(r.id)) ownRule.set(r.id, switchOf(r.enabled));
+  // As enabledByOverrides reads them, the last entry naming a tag with a switch decides.
+  const ownTag = new Map<string, Switch>();
+  for (const c of overrides?.categories ?? []) if (c.enabled !== undefined) ownTag.set(c.category, switchOf(c.enabled));
+  const counts = new Map<string, { rules: number; on: number }>();
+  const rules: RuleRow[] = managedRuleset.rules.map((r) => {
+    const on = running.has(r.id);
+    for (const t of r.tags) {
+      const c = counts.get(t) ?? { rules: 0, on: 0 };
+      c.rules += 1;
+      if (on) c.on += 1;
+      counts.set(t, c);
+    }
+    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on };
+  });
+  const tags: TagRow[] = [...counts]
+    .map(([tag, c]) => ({ tag, rules: c.rules, own: ownTag.get(tag) ?? 'default', on: c.on }))
+    .sort((a, b) => b.rules - a.rules || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return { all: switchOf(overrides?.enabled), tags, rules, on: running.size };
+}
+
+/** Switches a form changed; a tag or rule the form did not carry keeps its own switch. */
+export interface SwitchChanges {
+  all?: Switch;
+  tags: ReadonlyMap<string, Switch>;
+  rules: ReadonlyMap<string, Switch>;
+}
+
+/**
+ * `prev` with the changed switches. Entries keep their order (the last tag entry decides) and their
+ * other fields (`action`); `default` drops an entry's `enabled`, and an entry left with nothing but its
+ * name is removed. Undefined when nothing is left to override.
+ */
+export function applySwitches(prev: Overrides | undefined, changes: SwitchChanges): Overrides | undefined {
+  const next: Overrides = {};
+  if (prev?.action !== undefined) next.action = prev.action;
+  const all = changes.all === undefined ? prev?.enabled : enabledOf(changes.all);
+  if (all !== undefined) next.enabled = all;
+
+  const categories = mergeEntries<CategoryOverride>(prev?.categories, changes.tags, (c) => c.category, (category, enabled) => ({ category, enabled }));
+  const rules = mergeEntries<RuleOverride>(prev?.rules, changes.rules, (r) => r.id, (id, enabled) => ({ id, enabled }));
+  if (categories.length > 0) next.categories = categories;
+  if (rules.length > 0) next.rules = rules;
+  return Object.keys(next).length === 0 ? undefined : next;
+}
+
+/** Entries with their switches changed in place, then new entries for switches set on names they lacked. */
+function mergeEntries<T extends { enabled?: boolean; action?: 'log' }>(
+  prev: readonly T[] | undefined,
+  changes: ReadonlyMap<string, Switch>,
+  nameOf: (entry: T) => string,
+  make: (name: string, enabled: boolean) => T,
+): T[] {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  for (const e of prev ?? []) {
+    const s = changes.get(nameOf(e));
+    if (s !== undefined) seen.add(nameOf(e));
+    pushEntry(out, { ...e }, s);
+  }
+  for (const [name, s] of changes) if (!seen.has(name) && s !== 'default') out.push(make(name, s === 'on'));
+  return out;
+}
+
+function pushEntry<T extends { enabled?: boolean; action?: 'log' }>(out: T[], entry: T, s: Switch | undefined): void {
+  if (s !== undefined) {
+    const enabled = enabledOf(s);
+    if (enabled === undefined) delete entry.enabled;
+    else entry.enabled = enabled;
+  }
+  if (entry.enabled === undefined && entry.action === undefined) return;
+  out.push(entry);
+}
+
+/** What a new deployment's rule is: every response, the managed ruleset's defaults. */
+export function newExecuteRule(): Record<string, unknown> {
+  return {
+    action: 'execute',
+    action_parameters: { id: kManagedRulesetId, version: 'latest' },
+    expression: 'true',
+    description: 'Sensitive Data Detection',
+    enabled: true,
+  };
+}
+
+/**
+ * `rule` as a PATCH body (the API takes a rule's definition in full) with `change` applied; its id and
+ * ref stay, so the rule keeps its identity and version history.
+ */
+export function ruleBody(rule: Rule, change: { expression?: string; enabled?: boolean; overrides?: Overrides | undefined | null }): Record<string, unknown> {
+  const params = { ...(rule.action_parameters as ExecuteParameters) };
+  if (change.overrides !== undefined) {
+    if (change.overrides === null) delete params.overrides;
+    else params.overrides = change.overrides;
+  }
+  const body: Record<string, unknown> = {
+    id: rule.id,
+    ref: rule.ref,
+    action: rule.action,
+    action_parameters: params,
+    expression: change.expression ?? rule.expression,
+    description: rule.description,
+    enabled: change.enabled ?? rule.enabled,
+  };
+  if (rule.logging !== undefined) body['logging'] = rule.logging;
+  return body;
+}

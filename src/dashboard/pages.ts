@@ -1,0 +1,204 @@
+/**
+ * The dashboard's pages, rendered on the server as plain HTML forms: no script runs in the browser, so
+ * the page works in any browser and under a strict Content-Security-Policy.
+ */
+import type { TokenInfo } from '../api/index.js';
+import { kMaxExpressionLength } from '../rulesets/index.js';
+import { html, type Html } from './html.js';
+import { kSwitches, type Deployment, type Switch, type Switches } from './model.js';
+
+export interface Viewer {
+  token: TokenInfo;
+  csrf: string;
+}
+
+/** A message at the top of a page: what was saved, or what the API refused (its v4 code and message). */
+export type Banner = { kind: 'ok'; text: string } | { kind: 'error'; code?: number; text: string };
+
+export function layout(title: string, body: Html, viewer?: Viewer): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · leakscan</title>
+<link rel="stylesheet" href="/assets/dashboard.css">
+</head>
+<body>
+<header>
+<a class="brand" href="/">leakscan</a>
+<nav aria-label="breadcrumb">Security › Sensitive Data</nav>
+${
+  viewer === undefined
+    ? ''
+    : html`<form method="post" action="/session/end" class="signout"><span>${viewer.token.name} (${viewer.token.permission})</span>
+<input type="hidden" name="csrf" value="${viewer.csrf}"><button type="submit">Sign out</button></form>`
+}
+</header>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function banner(b: Banner | undefined): Html {
+  if (b === undefined) return html``;
+  if (b.kind === 'ok') return html`<p class="banner ok" role="status">${b.text}</p>`;
+  return html`<p class="banner error" role="alert">${b.code === undefined ? '' : html`<code>${b.code}</code> `}${b.text}</p>`;
+}
+
+export function signInPage(b?: Banner): Html {
+  return layout(
+    'Sign in',
+    html`<h1>Sign in</h1>
+${banner(b)}
+<p>Use an API token of this server: the admin token printed on first start (also in <code>DATA_DIR/admin-token</code>) or one made with <code>leakscan token create</code>. The dashboard acts through the Rulesets API with the token's zones and permission.</p>
+<form method="post" action="/session" class="signin">
+<label for="token">API token</label>
+<input id="token" name="token" type="password" autocomplete="off" required minlength="40" maxlength="40">
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export function zonesPage(viewer: Viewer, zones: readonly string[], b?: Banner): Html {
+  return layout(
+    'Zones',
+    html`<h1>Zones</h1>
+${banner(b)}
+<form method="get" action="/zones" class="open-zone">
+<label for="zone">Zone id or host name</label>
+<input id="zone" name="zone" required placeholder="32 hexadecimal digits, or shop.example">
+<button type="submit">Open</button>
+</form>
+<p class="hint">A proxied host without a <code>--zone</code> mapping belongs to the zone whose id is the first 32 hex digits of the SHA-256 of its lower-cased name: type the host name to open it.</p>
+${
+  zones.length === 0
+    ? html`<p>No zone has a configuration yet.</p>`
+    : html`<ul class="zones">${zones.map((z) => html`<li><a href="/zones/${z}/sensitive-data"><code>${z}</code></a></li>`)}</ul>`
+}`,
+    viewer,
+  );
+}
+
+export interface ZoneView {
+  zone: string;
+  deployment: Deployment;
+  switches: Switches;
+  /** Rule search (id, description or tag). */
+  query: string;
+  /** The expression to show (a refused draft is shown again, not lost). */
+  expression: string;
+}
+
+function switchSelect(name: string, value: Switch, label: string, disabled: boolean): Html {
+  return html`<select name="${name}" aria-label="${label}"${disabled ? html` disabled` : ''}>${kSwitches.map(
+    (s) => html`<option value="${s}"${s === value ? html` selected` : ''}>${s === 'default' ? 'Default' : s === 'on' ? 'On' : 'Off'}</option>`,
+  )}</select>`;
+}
+
+function matches(q: string, r: { id: string; description: string; tags: string[] }): boolean {
+  if (q === '') return true;
+  const needle = q.toLowerCase();
+  return r.id.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle) || r.tags.some((t) => t.toLowerCase() === needle);
+}
+
+export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
+  const base = `/zones/${v.zone}/sensitive-data`;
+  const canEdit = viewer.token.permission === 'edit';
+  const { deployment: d, switches: s } = v;
+  const rule = d.rule;
+  const status =
+    rule === undefined ? 'Not deployed' : rule.enabled ? 'Deployed' : 'Deployed, disabled';
+  const ro = canEdit ? html`` : html`<p class="hint">This token can read only: changes need a token with edit permission.</p>`;
+  // Every form carries the session's form token, and the version of the rule it was drawn from.
+  const hidden = html`<input type="hidden" name="csrf" value="${viewer.csrf}">${rule === undefined ? '' : html`<input type="hidden" name="version" value="${rule.version}">`}`;
+  const shown = s.rules.filter((r) => matches(v.query, r));
+  const lock = !canEdit || rule === undefined;
+  return layout(
+    'Sensitive Data',
+    html`<h1>Sensitive Data Detection</h1>
+<p class="zone">Zone <code>${v.zone}</code> · <a href="/">all zones</a></p>
+${banner(b)}
+${ro}
+<section aria-labelledby="status">
+<h2 id="status">Status: <span class="status" data-status="${rule === undefined ? 'none' : rule.enabled ? 'on' : 'off'}">${status}</span></h2>
+${
+  rule === undefined
+    ? html`<p>The managed ruleset is not deployed on this zone: no response is scanned for it. Deploying adds a rule that executes it on every response (you can narrow it below) with its default rules: ${s.on} of ${s.rules.length}.</p>
+<form method="post" action="${base}/deploy">${hidden}<button type="submit"${canEdit ? '' : html` disabled`}>Deploy</button></form>`
+    : html`<p>${s.on} of ${s.rules.length} rules run, action Log. Entry point ruleset <code>${d.entrypoint?.id}</code> version ${d.entrypoint?.version}; rule <code>${rule.id}</code> version ${rule.version}, updated ${rule.last_updated}.</p>
+${d.executeRules > 1 ? html`<p class="hint">${d.executeRules} rules of the entry point execute the managed ruleset; this page edits the first. Use the Rulesets API for the others.</p>` : ''}
+<form method="post" action="${base}/${rule.enabled ? 'disable' : 'enable'}">${hidden}<button type="submit"${canEdit ? '' : html` disabled`}>${rule.enabled ? 'Disable' : 'Enable'}</button></form>`
+}
+</section>
+<section aria-labelledby="scope">
+<h2 id="scope">Which responses are scanned</h2>
+<form method="post" action="${base}/expression">${hidden}
+<label for="expression">Filter expression (Rules language; <code>true</code> scans every response)</label>
+<textarea id="expression" name="expression" rows="3" maxlength="${kMaxExpressionLength}" spellcheck="false"${lock ? html` disabled` : ''}>${v.expression}</textarea>
+<p class="hint">For example <code>http.host eq "shop.example" and not starts_with(http.request.uri.path, "/assets/")</code>.</p>
+<button type="submit"${lock ? html` disabled` : ''}>Save expression</button>
+</form>
+</section>
+<section aria-labelledby="rules">
+<h2 id="rules">Rules</h2>
+<form method="get" action="${base}" class="search">
+<label for="q">Search rules</label>
+<input id="q" name="q" value="${v.query}" placeholder="id, words of the description, or a tag">
+<button type="submit">Search</button>
+${v.query === '' ? '' : html`<a href="${base}">Clear</a>`}
+</form>
+<form method="post" action="${base}/overrides">${hidden}
+<p><label>Every rule: ${switchSelect('all', s.all, 'Every rule', lock)}</label> <span class="hint">A tag's switch overrides this one, a rule's own switch overrides both.</span></p>
+<details${s.tags.some((t) => t.own !== 'default') ? html` open` : ''}>
+<summary>Tags (${s.tags.length})</summary>
+<table class="tags">
+<thead><tr><th>Tag</th><th>Rules</th><th>Running</th><th>Switch</th></tr></thead>
+<tbody>${s.tags.map(
+      (t) => html`<tr><td><a href="${base}?q=${encodeURIComponent(t.tag)}">${t.tag}</a></td><td>${t.rules}</td><td>${t.on}</td><td>${switchSelect(`tag.${t.tag}`, t.own, `Tag ${t.tag}`, lock)}</td></tr>`,
+    )}</tbody>
+</table>
+</details>
+<p class="count">Showing ${shown.length} of ${s.rules.length} rules${v.query === '' ? '' : html` matching “${v.query}”`}.</p>
+<table class="rules">
+<thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th></tr></thead>
+<tbody>${shown.map(
+      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td></tr>`,
+    )}</tbody>
+</table>
+<button type="submit"${lock ? html` disabled` : ''}>Save switches</button>
+${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.</span>` : ''}
+</form>
+</section>`,
+    viewer,
+  );
+}
+
+export function errorPage(title: string, b: Banner, viewer?: Viewer): Html {
+  return layout(title, html`<h1>${title}</h1>${banner(b)}<p><a href="/">Back to the dashboard</a></p>`, viewer);
+}
+
+export const kDashboardCss = `
+:root { color-scheme: light dark; font: 15px/1.45 system-ui, sans-serif; }
+body { margin: 0; }
+header { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.2rem; border-bottom: 1px solid #8884; }
+.brand { font-weight: 700; text-decoration: none; color: inherit; }
+nav { color: #888; flex: 1; }
+.signout { display: flex; gap: .6rem; align-items: center; margin: 0; }
+main { max-width: 72rem; padding: 0 1.2rem 3rem; }
+section { margin: 1.6rem 0; }
+.banner { padding: .6rem .8rem; border-radius: 4px; }
+.banner.ok { background: #2a7a2a22; border: 1px solid #2a7a2a; }
+.banner.error { background: #b0202022; border: 1px solid #b02020; }
+.hint { color: #888; font-size: .9em; }
+textarea { width: 100%; font-family: ui-monospace, monospace; }
+table { border-collapse: collapse; width: 100%; margin: .6rem 0; }
+th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
+td.runs[data-on="yes"] { color: #2a7a2a; font-weight: 600; }
+.status[data-status="on"] { color: #2a7a2a; }
+.status[data-status="off"], .status[data-status="none"] { color: #b06000; }
+label { margin-right: .4rem; }
+`;
