@@ -6,16 +6,19 @@
  *
  * Paths: `/` (sign-in, then the zones), `/session` and `/session/end`, `/zones?zone=ID|HOST`,
  * `/zones/{zone}/sensitive-data` and its forms (`/deploy`, `/enable`, `/disable`, `/expression`,
- * `/overrides`), `/assets/dashboard.css`. Any other path is not the dashboard's (the handler returns
+ * `/overrides`), `/zones/{zone}/sensitive-data/detections[?before=N]` (stored Log events and their
+ * verification, when the server keeps them), `/assets/dashboard.css`. Any other path is not the dashboard's (the handler returns
  * false and the port answers with the API's 404).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenInfo, TokenStore } from '../api/index.js';
 import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
+// zones.ts itself, not serve's index: serve mounts this handler, so its index would import us back.
 import { hostName, isZoneId, zoneIdOfHost } from '../serve/zones.js';
+import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
-import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type Switch } from './model.js';
-import { errorPage, kDashboardCss, signInPage, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
+import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch } from './model.js';
+import { detectionsPage, errorPage, kDashboardCss, signInPage, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
 /** Largest form accepted (the rules form with every switch set is about 6 KB). */
@@ -26,7 +29,14 @@ export interface DashboardDeps {
   tokens: TokenStore;
   /** Unexpected errors (bugs, disk failures): the page says so with a 500; default prints to stderr. */
   onError?: (err: unknown) => void;
+  /** Stored detections to show (`leakscan serve` passes its events bucket and audit log); none: no page. */
+  detections?: DetectionSource;
 }
+
+/** The detections page shows whole batches, newest first, until it holds this many events. */
+export const kDetectionsPerPage = 200;
+/** …or this many batches. */
+const kBatchesPerPage = 20;
 
 /** What each form's redirect says, by key (the query carries the key only, never text). */
 const kDone: Record<string, string> = {
@@ -51,6 +61,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   const sessions = new Sessions(deps.tokens);
   const onError = deps.onError ?? ((err: unknown) => process.stderr.write(`leakscan dashboard: ${(err as Error)?.stack ?? String(err)}\n`));
   const { service } = deps;
+  const detections = deps.detections;
 
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -139,7 +150,19 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         const done = url.searchParams.get('done');
         const b: Banner | undefined = done !== null && kDone[done] !== undefined ? { kind: 'ok', text: kDone[done] } : undefined;
-        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b));
+        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined));
+        return true;
+      }
+      if (action === 'detections' && detections !== undefined) {
+        req.resume();
+        if (!read) return notAllowed(res, 'GET, HEAD'), true;
+        const beforeText = url.searchParams.get('before');
+        const before = beforeText === null ? Number.POSITIVE_INFINITY : Number(beforeText);
+        if (beforeText !== null && (!/^[1-9][0-9]{0,9}$/.test(beforeText) || !Number.isSafeInteger(before))) {
+          page(res, 400, errorPage('Request refused', { kind: 'error', text: `'${beforeText}' is not a batch number.` }, viewer));
+          return true;
+        }
+        page(res, 200, await renderDetections(detections, viewer, zone, before));
         return true;
       }
       if (!(action in kDone)) {
@@ -157,7 +180,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
       } catch (err) {
         const b = bannerOf(err, onError);
         const draft = action === 'expression' ? (form.get('expression') ?? undefined) : undefined;
-        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b));
+        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined));
         return true;
       }
       redirect(res, `${base}?done=${action}`);
@@ -192,10 +215,26 @@ async function entrypointOf(service: RulesetService, zone: string): Promise<Rule
   }
 }
 
-async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined): Promise<Html> {
+async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean): Promise<Html> {
   const deployment = deploymentOf(await entrypointOf(service, zone));
   const switches = switchesOf(overridesOf(deployment.rule));
-  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true' }, b);
+  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections }, b);
+}
+
+/** Whole batches older than `before`, newest first, until the page holds enough events. */
+async function renderDetections(source: DetectionSource, viewer: Viewer, zone: string, before: number): Promise<Html> {
+  const all = await source.batches(zone);
+  const older = all.filter((n) => n < before);
+  const shown: DetectionBatch[] = [];
+  let events = 0;
+  for (let i = older.length - 1; i >= 0 && events < kDetectionsPerPage && shown.length < kBatchesPerPage; i--) {
+    const b = await source.read(zone, older[i]!);
+    shown.push(b);
+    events += b.events.length;
+  }
+  const last = shown.at(-1)?.batch;
+  const more = last !== undefined && older.length > shown.length ? last : undefined;
+  return detectionsPage(viewer, { zone, batches: shown, total: all.length, older: more });
 }
 
 /** One form's change, as the API calls a script would make. */

@@ -6,6 +6,7 @@
  * function the scanner's effective configuration uses.
  */
 import { kManagedRulesetId, managedRuleset } from '../rules/index.js';
+import type { DetectionBatch } from '../serve/index.js';
 import { enabledByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 
 /** One switch of the page: leave the level below in charge (`default`), or force on or off. */
@@ -189,4 +190,11 @@ export function ruleBody(rule: Rule, change: { expression?: string; enabled?: bo
   };
   if (rule.logging !== undefined) body['logging'] = rule.logging;
   return body;
+}
+
+/** Where the detections page reads from (`leakscan serve` gives its events bucket and audit log). */
+export interface DetectionSource {
+  /** The zone's batch numbers, ascending. */
+  batches(zone: string): Promise<number[]>;
+  read(zone: string, batch: number): Promise<DetectionBatch>;
 }

@@ -4,6 +4,7 @@
  */
 import type { TokenInfo } from '../api/index.js';
 import { kMaxExpressionLength } from '../rulesets/index.js';
+import type { DetectionBatch } from '../serve/index.js';
 import { html, type Html } from './html.js';
 import { kSwitches, type Deployment, type Switch, type Switches } from './model.js';
 
@@ -91,6 +92,8 @@ export interface ZoneView {
   query: string;
   /** The expression to show (a refused draft is shown again, not lost). */
   expression: string;
+  /** Whether the server keeps detections to show (`leakscan serve` does). */
+  detections: boolean;
 }
 
 function switchSelect(name: string, value: Switch, label: string, disabled: boolean): Html {
@@ -120,7 +123,7 @@ export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
   return layout(
     'Sensitive Data',
     html`<h1>Sensitive Data Detection</h1>
-<p class="zone">Zone <code>${v.zone}</code> · <a href="/">all zones</a></p>
+<p class="zone">Zone <code>${v.zone}</code> · <a href="/">all zones</a>${v.detections ? html` · <a href="${base}/detections">Detections</a>` : ''}</p>
 ${banner(b)}
 ${ro}
 <section aria-labelledby="status">
@@ -177,6 +180,52 @@ ${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.
   );
 }
 
+export interface DetectionsView {
+  zone: string;
+  /** Batches to show, newest first. */
+  batches: DetectionBatch[];
+  /** Batches the zone has in all. */
+  total: number;
+  /** The `before` of the next (older) page, when there is one. */
+  older: number | undefined;
+}
+
+const kStateText: Record<DetectionBatch['state'], string> = {
+  verified: 'verified: its SHA-256 is signed in epoch',
+  pending: 'pending: not yet published as epoch',
+  failed: 'FAILED verification against epoch',
+};
+
+export function detectionsPage(viewer: Viewer, v: DetectionsView): Html {
+  const base = `/zones/${v.zone}/sensitive-data`;
+  const shown = v.batches.reduce((n, b) => n + b.events.length, 0);
+  return layout(
+    'Detections',
+    html`<h1>Detections</h1>
+<p class="zone">Zone <code>${v.zone}</code> · <a href="${base}">settings</a> · <a href="/">all zones</a></p>
+<p>Log events of this zone as stored: written in batches to the events bucket, each batch signed as the next epoch of the audit namespace <code>events.${v.zone}</code> and checked here against it, as <code>leakscan verify</code> does. Values are redacted when the event is made; the raw value is never stored.</p>
+${
+  v.total === 0
+    ? html`<p>No detections stored for this zone yet.</p>`
+    : html`<p class="count">${shown} events in ${v.batches.length} of ${v.total} batches, newest first.</p>`
+}
+${v.batches.map(
+  (b) => html`<section class="batch" data-batch="${b.batch}" data-state="${b.state}">
+<h2>Batch ${b.batch} <span class="state">${kStateText[b.state]} ${b.batch}</span></h2>
+${b.problems.map((p) => html`<p class="banner error" role="alert"><code>${p.code}</code> ${p.message}</p>`)}
+<table class="events">
+<thead><tr><th>Time</th><th>Rule</th><th>Request</th><th>Status</th><th>Content type</th><th>Bytes</th><th>Value (redacted)</th></tr></thead>
+<tbody>${[...b.events].reverse().map(
+    (e) => html`<tr><td>${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td>${e.method} ${e.host}${e.path}</td><td>${e.status}</td><td>${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td><td><code>${e.redacted}</code></td></tr>`,
+  )}</tbody>
+</table>
+</section>`,
+)}
+${v.older === undefined ? '' : html`<p><a href="${base}/detections?before=${v.older}">Older batches</a></p>`}`,
+    viewer,
+  );
+}
+
 export function errorPage(title: string, b: Banner, viewer?: Viewer): Html {
   return layout(title, html`<h1>${title}</h1>${banner(b)}<p><a href="/">Back to the dashboard</a></p>`, viewer);
 }
@@ -201,4 +250,7 @@ td.runs[data-on="yes"] { color: #2a7a2a; font-weight: 600; }
 .status[data-status="on"] { color: #2a7a2a; }
 .status[data-status="off"], .status[data-status="none"] { color: #b06000; }
 label { margin-right: .4rem; }
+.batch .state { font-size: .7em; font-weight: 400; color: #2a7a2a; }
+.batch[data-state="pending"] .state { color: #b06000; }
+.batch[data-state="failed"] .state { color: #b02020; font-weight: 700; }
 `;

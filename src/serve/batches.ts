@@ -42,6 +42,18 @@ export async function listPrefixes(bucket: StoreBucket, prefix: string): Promise
   return out;
 }
 
+/** Every key under `prefix`, over all list pages, in key order. */
+export async function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
+    for (const o of page.objects) out.push(o.key);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

@@ -14,5 +14,6 @@ export { EventLog, batchKey, namespaceOf, sha256Hex, kBatchDefaults, type BatchO
 export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats } from './backlog.js';
 export { kScanBytes, type ProxyStats } from './proxy.js';
 export { eventsOf, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
+export { Detections, type DetectionBatch } from './detections.js';
 export { ZoneResolver, parseZoneArgs, zoneIdOfHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
 export { ServeError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';

@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createApiHandler, kApiPrefix, openApi, sendNoRoute } from '../api/index.js';
 import { createDashboardHandler } from '../dashboard/index.js';
+import { Detections } from './detections.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
 import { openBucket, type LocalBucket } from '../storage/index.js';
@@ -165,7 +166,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     cleanup.push(() => events.close());
 
     const apiHandle = createApiHandler({ service, tokens, onError });
-    const handlers: PortHandler[] = [apiHandle, createDashboardHandler({ service, tokens, onError }), ...(options.handlers ?? [])];
+    const handlers: PortHandler[] = [apiHandle, createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log) }), ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
       void (async () => {
         for (const h of handlers) if (await h(req, res)) return;

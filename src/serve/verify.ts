@@ -12,9 +12,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditDir, openAuditLog, verifyRecord, type KeyInfo } from '../audit/index.js';
+import { auditDir, openAuditLog, verifyRecord, type AuditLog, type KeyInfo } from '../audit/index.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { batchKey, kBatchKey, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
+import { batchKey, kBatchKey, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { isZoneId, zoneIdOfHost } from './zones.js';
 
@@ -53,17 +53,6 @@ export interface VerifyReport {
 
 const kNamespace = /^events\.([0-9a-f]{32})$/;
 const kEpochKey = /\/([0-9]{16})$/;
-
-async function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
-    for (const o of page.objects) out.push(o.key);
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-  return out;
-}
 
 /** The first thing wrong with a batch's lines, or null; and how many events it holds. */
 function checkLines(bytes: Uint8Array, zone: string, n: number): { events: number; problem: string | null } {
@@ -162,6 +151,28 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
   }
 }
 
+/**
+ * Stored batch `n` of `zone` (its bytes) against epoch `n` of the zone's namespace, which must exist:
+ * the record's signature under `keys`, the digest it signs, and the batch's own lines. Shared by
+ * `leakscan verify` and the dashboard's detections page.
+ */
+export async function checkBatch(bytes: Uint8Array, zone: string, n: number, log: AuditLog, keys: readonly KeyInfo[]): Promise<{ events: number; problems: VerifyProblem[] }> {
+  const namespace = namespaceOf(zone);
+  const key = batchKey(zone, n);
+  const problems: VerifyProblem[] = [];
+  const digest = sha256Hex(bytes);
+  const lines = checkLines(bytes, zone, n);
+  const record = await log.record(namespace, n);
+  const signed = verifyRecord(record, keys, { namespace, epoch: n });
+  if (!signed.valid) {
+    problems.push(problem('VERIFY_BAD_SIGNATURE', n, key, `epoch ${n} of ${namespace}: ${signed.reason}`));
+  } else if (signed.record.digest !== digest) {
+    problems.push(problem('VERIFY_DIGEST_MISMATCH', n, key, `${key} has SHA-256 ${digest}, but epoch ${n} signs ${signed.record.digest}: the batch was altered`));
+  }
+  if (lines.problem !== null) problems.push(problem('VERIFY_BAD_BATCH', n, key, `${key}: ${lines.problem}`));
+  return { events: lines.events, problems };
+}
+
 async function verifyZone(
   zone: string,
   events: StoreBucket | null,
@@ -209,18 +220,9 @@ async function verifyZone(
       problems.push(problem('VERIFY_EPOCH_WITHOUT_BATCH', n, key, `batch ${key} disappeared while being verified`));
       continue;
     }
-    const bytes = new Uint8Array(await obj.arrayBuffer());
-    const digest = sha256Hex(bytes);
-    const lines = checkLines(bytes, zone, n);
-    count += lines.events;
-    const record = await audit.log.record(namespace, n);
-    const signed = verifyRecord(record, keys, { namespace, epoch: n });
-    if (!signed.valid) {
-      problems.push(problem('VERIFY_BAD_SIGNATURE', n, key, `epoch ${n} of ${namespace}: ${signed.reason}`));
-    } else if (signed.record.digest !== digest) {
-      problems.push(problem('VERIFY_DIGEST_MISMATCH', n, key, `${key} has SHA-256 ${digest}, but epoch ${n} signs ${signed.record.digest}: the batch was altered`));
-    }
-    if (lines.problem !== null) problems.push(problem('VERIFY_BAD_BATCH', n, key, `${key}: ${lines.problem}`));
+    const checked = await checkBatch(new Uint8Array(await obj.arrayBuffer()), zone, n, audit.log, keys);
+    count += checked.events;
+    problems.push(...checked.problems);
   }
   return { zone, namespace, batches: batches.size, epochs: epochs.size, events: count, problems, ok: problems.length === 0 };
 }

@@ -250,6 +250,9 @@ describe('dashboard', () => {
     const b = await signedIn();
     expect((await b.get('/zones/not-a-zone/sensitive-data')).status).toBe(404);
     expect((await b.get(`${page}/nope`)).status).toBe(404);
+    // Without a source of stored detections (only `leakscan serve` gives one) there is no such page.
+    expect((await b.get(`${page}/detections`)).status).toBe(404);
+    expect((await b.get(page)).text).not.toContain('/detections');
     const put = await fetch(`${d.base}${page}`, { method: 'PUT', headers: { cookie: b.cookie } });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, HEAD');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiHandler, openApi, sendNoRoute, type TokenStore } from '../../src/api/index.js';
-import { createDashboardHandler } from '../../src/dashboard/index.js';
+import { createDashboardHandler, type DetectionSource } from '../../src/dashboard/index.js';
 import type { RulesetService } from '../../src/rulesets/index.js';
 import { tempDir } from '../serve/helpers.js';
 
@@ -15,12 +15,12 @@ export interface Dash {
   close(): Promise<void>;
 }
 
-export async function startDash(): Promise<Dash> {
+export async function startDash(options: { detections?: DetectionSource } = {}): Promise<Dash> {
   const data = tempDir('leakscan-dash-');
   const { service, tokens, admin } = await openApi(data.dir);
   const errors: unknown[] = [];
   const onError = (e: unknown): void => void errors.push(e);
-  const handlers = [createApiHandler({ service, tokens, onError }), createDashboardHandler({ service, tokens, onError })];
+  const handlers = [createApiHandler({ service, tokens, onError }), createDashboardHandler({ service, tokens, onError, ...options })];
   const server: Server = createServer((req, res) => {
     void (async () => {
       for (const h of handlers) if (await h(req, res)) return;

@@ -136,6 +136,17 @@ describe('leakscan serve', () => {
     // The ruleset deployed before the restart still applies.
     const r = await get(`${svc.proxy}/api/user.json`, host);
     expect(r.body.equals(routes['/api/user.json']!.body)).toBe(true);
+    // The dashboard shows the batches written before the restart, verified against their epochs.
+    const signIn = await fetch(`${svc.dashboard}session`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: readFileSync(join(data.dir, 'admin-token'), 'utf8').trim() }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const shown = await (await fetch(`${svc.dashboard}zones/${zone}/sensitive-data/detections`, { headers: { cookie } })).text();
+    for (const key of before.keys()) expect(shown).toContain(`data-batch="${Number(key.slice(-17, -7))}" data-state="verified"`);
+    for (const { path, rule } of expected) expect(shown, path).toMatch(new RegExp(`<code>${rule.source.replace(/^\^|\$$/g, '')}[^<]*</code></td><td>GET ${host}${path}<`));
+    for (const v of Object.values(planted)) expect(shown).not.toContain(v);
     expect(await svc.stop('SIGINT')).toBe(0);
 
     const after = await readBatches(data.dir);

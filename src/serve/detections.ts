@@ -1,0 +1,73 @@
+/**
+ * A zone's stored detections as the dashboard shows them: its batches, newest first, each read from the
+ * events bucket and checked against its signed epoch with the same check as `leakscan verify`
+ * (`checkBatch`). A batch written but not yet published (the service publishes right after writing,
+ * or at its next start after a crash) is shown as pending, not as a failure.
+ */
+import { AuditError, type AuditLog } from '../audit/index.js';
+import type { StoreBucket } from '../storage/index.js';
+import { batchKey, kBatchKey, listKeys, namespaceOf } from './batches.js';
+import type { LogEvent } from './events.js';
+import { checkBatch } from './verify.js';
+
+/** What one batch holds and whether its epoch vouches for it (the dashboard's detections page shows it). */
+export interface DetectionBatch {
+  batch: number;
+  key: string;
+  /** The batch's events as stored (lines that do not parse are left out; the check names them). */
+  events: LogEvent[];
+  /**
+   * `verified`: epoch n is signed by the log's keys over this batch's SHA-256; `pending`: no epoch n
+   * yet; `failed`: `problems` say what is wrong (altered, bad signature, bad lines, missing).
+   */
+  state: 'verified' | 'pending' | 'failed';
+  problems: { code: string; message: string }[];
+}
+
+export class Detections {
+  readonly #events: StoreBucket;
+  readonly #log: AuditLog;
+
+  constructor(events: StoreBucket, log: AuditLog) {
+    this.#events = events;
+    this.#log = log;
+  }
+
+  /** The zone's batch numbers, in ascending order. */
+  async batches(zone: string): Promise<number[]> {
+    const out: number[] = [];
+    for (const key of await listKeys(this.#events, `events/${zone}/`)) {
+      const m = kBatchKey.exec(key);
+      if (m !== null && m[1] === zone && Number(m[2]) >= 1) out.push(Number(m[2]));
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  async read(zone: string, n: number): Promise<DetectionBatch> {
+    const key = batchKey(zone, n);
+    const obj = await this.#events.get(key);
+    if (obj === null) return { batch: n, key, events: [], state: 'failed', problems: [{ code: 'VERIFY_EPOCH_WITHOUT_BATCH', message: `batch ${key} is missing` }] };
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    const events: LogEvent[] = [];
+    for (const line of Buffer.from(bytes).toString('utf8').split('\n')) {
+      if (line === '') continue;
+      try {
+        const e = JSON.parse(line) as unknown;
+        if (typeof e === 'object' && e !== null && !Array.isArray(e)) events.push(e as LogEvent);
+      } catch {
+        // Named by the check below (VERIFY_BAD_BATCH).
+      }
+    }
+    try {
+      await this.#log.record(namespaceOf(zone), n);
+    } catch (e) {
+      if (e instanceof AuditError && (e.code === 'AUDIT_ERR_EPOCH_NOT_FOUND' || e.code === 'AUDIT_ERR_NAMESPACE_NOT_FOUND')) {
+        return { batch: n, key, events, state: 'pending', problems: [] };
+      }
+      throw e;
+    }
+    const checked = await checkBatch(bytes, zone, n, this.#log, this.#log.info().keys);
+    const problems = checked.problems.map((p) => ({ code: p.code, message: p.message }));
+    return { batch: n, key, events, state: problems.length === 0 ? 'verified' : 'failed', problems };
+  }
+}
