@@ -149,7 +149,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         req.resume();
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         const done = url.searchParams.get('done');
-        const b: Banner | undefined = done !== null && kDone[done] !== undefined ? { kind: 'ok', text: kDone[done] } : undefined;
+        const b: Banner | undefined = done !== null && Object.hasOwn(kDone, done) ? { kind: 'ok', text: kDone[done]! } : undefined;
         page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined));
         return true;
       }
@@ -165,7 +165,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         page(res, 200, await renderDetections(detections, viewer, zone, before));
         return true;
       }
-      if (!(action in kDone)) {
+      if (!Object.hasOwn(kDone, action)) {
         req.resume();
         page(res, 404, errorPage('Not found', { kind: 'error', text: `No such form: ${action}.` }, viewer));
         return true;

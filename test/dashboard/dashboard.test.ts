@@ -250,6 +250,10 @@ describe('dashboard', () => {
     const b = await signedIn();
     expect((await b.get('/zones/not-a-zone/sensitive-data')).status).toBe(404);
     expect((await b.get(`${page}/nope`)).status).toBe(404);
+    // Names an object inherits are no forms and no messages.
+    const f0 = await form(b);
+    expect((await b.post(`${page}/constructor`, { csrf: f0.csrf })).status).toBe(404);
+    expect((await b.get(`${page}?done=constructor`)).text).not.toContain('role="status"');
     // Without a source of stored detections (only `leakscan serve` gives one) there is no such page.
     expect((await b.get(`${page}/detections`)).status).toBe(404);
     expect((await b.get(page)).text).not.toContain('/detections');
