@@ -89,10 +89,9 @@ export class RulesetService {
 
   // ---- reads ----
 
-  /** Zones that have a stored configuration (the dashboard's zone list). */
+  /** Zones that have a stored configuration (the dashboard's zone list); a zone only read is not one. */
   async zones(): Promise<string[]> {
-    const stored = await this.#store.zones();
-    return [...new Set([...stored, ...this.#cache.keys()])].sort();
+    return (await this.#store.zones()).sort();
   }
 
   /** Zone rulesets plus the managed ruleset the zone may deploy (as Cloudflare's zone list shows it). */

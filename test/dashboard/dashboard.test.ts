@@ -70,6 +70,10 @@ describe('dashboard', () => {
     expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
     const home = await b.get('/');
     expect(home.text).toContain('Zones');
+    // A zone only looked at has no configuration and is not listed.
+    const looked = 'd'.repeat(32);
+    expect((await b.get(`/zones/${looked}/sensitive-data`)).status).toBe(200);
+    expect((await b.get('/')).text).not.toContain(looked);
     expect(home.text).toContain('Sign out');
     // The token itself never comes back in a page.
     expect(home.text).not.toContain(d.admin);
