@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RulesetsApiError, type ApiErrorEntry, type RulesetService } from '../rulesets/index.js';
-import { kTokenPattern, type TokenInfo, type TokenStore } from './tokens.js';
+import { kTokenPattern, tokenAllows, type TokenInfo, type TokenStore } from './tokens.js';
 import { matchRoute, type RouteContext } from './routes.js';
 
 /** Path prefix of the v4 API (`http://127.0.0.1:8787/client/v4`). */
@@ -37,16 +37,23 @@ export function sendNoRoute(res: ServerResponse): void {
   sendError(res, new RulesetsApiError('NO_ROUTE'));
 }
 
-/** Reads the body, refusing more than `kMaxBodyBytes`; empty is undefined. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** A request's body, or undefined as soon as it passes `maxBytes` (the rest is not read). Also the dashboard's forms. */
+export async function readBodyCapped(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > kMaxBodyBytes) throw new RulesetsApiError('PAYLOAD_TOO_LARGE', `request body larger than ${kMaxBodyBytes} bytes`);
+    if (size > maxBytes) return undefined;
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads the body, refusing more than `kMaxBodyBytes`; empty is undefined. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const body = await readBodyCapped(req, kMaxBodyBytes);
+  if (body === undefined) throw new RulesetsApiError('PAYLOAD_TOO_LARGE', `request body larger than ${kMaxBodyBytes} bytes`);
+  const text = body.toString('utf8');
   if (text.trim() === '') throw new RulesetsApiError('INVALID_JSON', 'invalid JSON: the request body is empty');
   try {
     return JSON.parse(text) as unknown;
@@ -70,11 +77,6 @@ async function authenticate(req: IncomingMessage, tokens: TokenStore): Promise<T
   const token = m[1]!;
   const info = kTokenPattern.test(token) ? await tokens.verify(token) : undefined;
   return info ?? new RulesetsApiError('AUTHENTICATION');
-}
-
-function allowed(token: TokenInfo, zone: string | undefined, write: boolean): boolean {
-  if (write && token.permission !== 'edit') return false;
-  return zone === undefined || token.zones.includes('*') || token.zones.includes(zone);
 }
 
 /**
@@ -104,7 +106,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
         return true;
       }
       const write = route.write;
-      if (!allowed(auth, route.params['zone'], write)) {
+      if (!tokenAllows(auth, route.params['zone'], write)) {
         req.resume();
         sendError(res, new RulesetsApiError('AUTHENTICATION'));
         return true;

@@ -7,6 +7,6 @@
  * // new Cloudflare({ baseURL: api.url, apiToken: api.admin.token })
  */
 export { startApiServer, openApi, type ApiServer, type ApiServerOptions } from './server.js';
-export { createApiHandler, sendNoRoute, kApiPrefix, kMaxBodyBytes, type ApiDeps } from './handler.js';
-export { TokenStore, ensureAdminToken, kTokenPattern, type TokenInfo, type TokenPermission } from './tokens.js';
+export { createApiHandler, readBodyCapped, sendNoRoute, kApiPrefix, kMaxBodyBytes, type ApiDeps } from './handler.js';
+export { TokenStore, ensureAdminToken, kTokenPattern, tokenAllows, type TokenInfo, type TokenPermission } from './tokens.js';
 export { matchRoute } from './routes.js';

@@ -27,6 +27,12 @@ interface TokenFile {
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
+/** Whether `token` may act on `zone` (undefined: no zone in the path), and write when `write`: the API's and the dashboard's one rule. */
+export function tokenAllows(token: TokenInfo, zone: string | undefined, write: boolean): boolean {
+  if (write && token.permission !== 'edit') return false;
+  return zone === undefined || token.zones.includes('*') || token.zones.includes(zone);
+}
+
 /** Token values: 40 characters of `[A-Za-z0-9_-]`, the alphabet and length of Cloudflare's API tokens. */
 export const kTokenPattern = /^[A-Za-z0-9_-]{40}$/;
 

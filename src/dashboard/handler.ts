@@ -11,10 +11,10 @@
  * false and the port answers with the API's 404).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TokenInfo, TokenStore } from '../api/index.js';
+import { readBodyCapped, tokenAllows, type TokenInfo, type TokenStore } from '../api/index.js';
 import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
 // zones.ts itself, not serve's index: serve mounts this handler, so its index would import us back.
-import { hostName, isZoneId, zoneIdOfHost } from '../serve/zones.js';
+import { isZoneId, zoneOfIdOrHost } from '../serve/zones.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
 import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch } from './model.js';
@@ -121,7 +121,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         if (path === '/zones') {
           const asked = (url.searchParams.get('zone') ?? '').trim();
-          const zone = isZoneId(asked.toLowerCase()) ? asked.toLowerCase() : hostName(asked) === '' ? undefined : zoneIdOfHost(hostName(asked));
+          const zone = zoneOfIdOrHost(asked);
           if (zone === undefined) {
             page(res, 400, zonesPage(viewer, await visibleZones(service, session.token), { kind: 'error', text: `'${asked}' is neither a zone id (32 hexadecimal digits) nor a host name.` }));
           } else redirect(res, `/zones/${zone}/sensitive-data`);
@@ -139,7 +139,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         page(res, 404, errorPage('Not found', { kind: 'error', text: `'${zone}' is not a zone id (32 lower-case hexadecimal digits).` }, viewer));
         return true;
       }
-      if (!mayRead(session.token, zone)) {
+      if (!tokenAllows(session.token, zone, false)) {
         req.resume();
         page(res, 403, errorPage('Not allowed', { kind: 'error', text: `This token cannot act on zone ${zone}.` }, viewer));
         return true;
@@ -175,7 +175,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
       const form = await readForm(req);
       checkCsrf(form, session);
       try {
-        if (session.token.permission !== 'edit') throw new FormError(403, 'This token can read only: changes need a token with edit permission.');
+        if (!tokenAllows(session.token, zone, true)) throw new FormError(403, 'This token can read only: changes need a token with edit permission.');
         await apply(service, zone, action, form);
       } catch (err) {
         const b = bannerOf(err, onError);
@@ -196,14 +196,10 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   };
 }
 
-function mayRead(token: TokenInfo, zone: string): boolean {
-  return token.zones.includes('*') || token.zones.includes(zone);
-}
-
 async function visibleZones(service: RulesetService, token: TokenInfo): Promise<string[]> {
   const stored = await service.zones();
   const named = token.zones.filter((z) => z !== '*');
-  return [...new Set([...stored.filter((z) => mayRead(token, z)), ...named])].sort();
+  return [...new Set([...stored.filter((z) => tokenAllows(token, z, false)), ...named])].sort();
 }
 
 async function entrypointOf(service: RulesetService, zone: string): Promise<Ruleset | undefined> {
@@ -300,14 +296,9 @@ function checkOrigin(req: IncomingMessage): void {
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') throw new FormError(415, `forms are sent as application/x-www-form-urlencoded, not '${type}'.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > kMaxFormBytes) throw new FormError(413, `The form is larger than ${kMaxFormBytes} bytes.`);
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBodyCapped(req, kMaxFormBytes);
+  if (body === undefined) throw new FormError(413, `The form is larger than ${kMaxFormBytes} bytes.`);
+  return new URLSearchParams(body.toString('utf8'));
 }
 
 function bannerOf(err: unknown, onError: (err: unknown) => void): Banner {

@@ -7,7 +7,7 @@
  */
 import { kManagedRulesetId, managedRuleset } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
-import { enabledByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
+import { enabledByOverrides, isManagedRulesetId, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 
 /** One switch of the page: leave the level below in charge (`default`), or force on or off. */
 export type Switch = 'default' | 'on' | 'off';
@@ -36,7 +36,8 @@ export interface Deployment {
 }
 
 export function isManagedExecute(rule: Rule): boolean {
-  return rule.action === 'execute' && (rule.action_parameters as ExecuteParameters | undefined)?.id === kManagedRulesetId;
+  const id = (rule.action_parameters as ExecuteParameters | undefined)?.id;
+  return rule.action === 'execute' && id !== undefined && isManagedRulesetId(id);
 }
 
 export function deploymentOf(entrypoint: Ruleset | undefined): Deployment {

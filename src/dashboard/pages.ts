@@ -2,7 +2,7 @@
  * The dashboard's pages, rendered on the server as plain HTML forms: no script runs in the browser, so
  * the page works in any browser and under a strict Content-Security-Policy.
  */
-import type { TokenInfo } from '../api/index.js';
+import { tokenAllows, type TokenInfo } from '../api/index.js';
 import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import { html, type Html } from './html.js';
@@ -110,7 +110,7 @@ function matches(q: string, r: { id: string; description: string; tags: string[]
 
 export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
   const base = `/zones/${v.zone}/sensitive-data`;
-  const canEdit = viewer.token.permission === 'edit';
+  const canEdit = tokenAllows(viewer.token, v.zone, true);
   const { deployment: d, switches: s } = v;
   const rule = d.rule;
   const status =

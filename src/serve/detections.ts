@@ -4,11 +4,11 @@
  * (`checkBatch`). A batch written but not yet published (the service publishes right after writing,
  * or at its next start after a crash) is shown as pending, not as a failure.
  */
-import { AuditError, type AuditLog } from '../audit/index.js';
+import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
 import { batchKey, kBatchKey, listKeys, namespaceOf } from './batches.js';
 import type { LogEvent } from './events.js';
-import { checkBatch } from './verify.js';
+import { checkBatch, readBatchLines } from './verify.js';
 
 /** What one batch holds and whether its epoch vouches for it (the dashboard's detections page shows it). */
 export interface DetectionBatch {
@@ -48,26 +48,18 @@ export class Detections {
     const obj = await this.#events.get(key);
     if (obj === null) return { batch: n, key, events: [], state: 'failed', problems: [{ code: 'VERIFY_EPOCH_WITHOUT_BATCH', message: `batch ${key} is missing` }] };
     const bytes = new Uint8Array(await obj.arrayBuffer());
-    const events: LogEvent[] = [];
-    for (const line of Buffer.from(bytes).toString('utf8').split('\n')) {
-      if (line === '') continue;
-      try {
-        const e = JSON.parse(line) as unknown;
-        if (typeof e === 'object' && e !== null && !Array.isArray(e)) events.push(e as LogEvent);
-      } catch {
-        // Named by the check below (VERIFY_BAD_BATCH).
-      }
-    }
+    const lines = readBatchLines(bytes, zone, n);
+    const events = lines.objects as unknown as LogEvent[];
+    let record: EpochRecord;
     try {
-      await this.#log.record(namespaceOf(zone), n);
+      record = await this.#log.record(namespaceOf(zone), n);
     } catch (e) {
       if (e instanceof AuditError && (e.code === 'AUDIT_ERR_EPOCH_NOT_FOUND' || e.code === 'AUDIT_ERR_NAMESPACE_NOT_FOUND')) {
         return { batch: n, key, events, state: 'pending', problems: [] };
       }
       throw e;
     }
-    const checked = await checkBatch(bytes, zone, n, this.#log, this.#log.info().keys);
-    const problems = checked.problems.map((p) => ({ code: p.code, message: p.message }));
+    const problems = checkBatch(bytes, zone, n, record, this.#log.info().keys, lines).problems.map((p) => ({ code: p.code, message: p.message }));
     return { batch: n, key, events, state: problems.length === 0 ? 'verified' : 'failed', problems };
   }
 }

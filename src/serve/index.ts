@@ -15,5 +15,5 @@ export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats }
 export { kScanBytes, type ProxyStats } from './proxy.js';
 export { eventsOf, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
 export { Detections, type DetectionBatch } from './detections.js';
-export { ZoneResolver, parseZoneArgs, zoneIdOfHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
+export { ZoneResolver, parseZoneArgs, zoneIdOfHost, zoneOfIdOrHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
 export { ServeError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';

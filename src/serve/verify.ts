@@ -12,11 +12,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditDir, openAuditLog, verifyRecord, type AuditLog, type KeyInfo } from '../audit/index.js';
+import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
 import { batchKey, kBatchKey, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
-import { isZoneId, zoneIdOfHost } from './zones.js';
+import { zoneOfIdOrHost } from './zones.js';
 
 export interface VerifyOptions {
   /** Only this zone: a zone id, or a host name (its derived zone id). */
@@ -54,26 +54,37 @@ export interface VerifyReport {
 const kNamespace = /^events\.([0-9a-f]{32})$/;
 const kEpochKey = /\/([0-9]{16})$/;
 
-/** The first thing wrong with a batch's lines, or null; and how many events it holds. */
-function checkLines(bytes: Uint8Array, zone: string, n: number): { events: number; problem: string | null } {
+/**
+ * A batch's lines: the first thing wrong with them (null: nothing), how many events it holds, and every
+ * line that parses as a JSON object (what the dashboard shows, a bad batch included).
+ */
+export function readBatchLines(bytes: Uint8Array, zone: string, n: number): { events: number; objects: Record<string, unknown>[]; problem: string | null } {
   const text = Buffer.from(bytes).toString('utf8');
-  if (text.length === 0) return { events: 0, problem: 'the batch is empty' };
-  if (!text.endsWith('\n')) return { events: 0, problem: 'the last line does not end with a newline' };
-  const lines = text.slice(0, -1).split('\n');
+  const complete = text.endsWith('\n');
+  const lines = complete ? text.slice(0, -1).split('\n') : text.split('\n');
+  const objects: Record<string, unknown>[] = [];
+  let problem: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     let e: unknown;
     try {
       e = JSON.parse(lines[i]!);
     } catch {
-      return { events: lines.length, problem: `line ${i + 1} is not JSON` };
+      problem ??= `line ${i + 1} is not JSON`;
+      continue;
     }
     const o = e as Record<string, unknown>;
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) return { events: lines.length, problem: `line ${i + 1} is not a JSON object` };
-    if (o.zone !== zone) return { events: lines.length, problem: `line ${i + 1} belongs to zone ${JSON.stringify(o.zone)}` };
-    if (o.batch !== n) return { events: lines.length, problem: `line ${i + 1} says batch ${JSON.stringify(o.batch)}` };
-    if (o.seq !== i) return { events: lines.length, problem: `line ${i + 1} has seq ${JSON.stringify(o.seq)}, not ${i}` };
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+      problem ??= `line ${i + 1} is not a JSON object`;
+      continue;
+    }
+    objects.push(o);
+    if (o.zone !== zone) problem ??= `line ${i + 1} belongs to zone ${JSON.stringify(o.zone)}`;
+    else if (o.batch !== n) problem ??= `line ${i + 1} says batch ${JSON.stringify(o.batch)}`;
+    else if (o.seq !== i) problem ??= `line ${i + 1} has seq ${JSON.stringify(o.seq)}, not ${i}`;
   }
-  return { events: lines.length, problem: null };
+  if (text.length === 0) return { events: 0, objects, problem: 'the batch is empty' };
+  if (!complete) return { events: 0, objects, problem: 'the last line does not end with a newline' };
+  return { events: lines.length, objects, problem };
 }
 
 function problem(code: VerifyProblemCode, batch: number | null, key: string | null, detail: string): VerifyProblem {
@@ -89,10 +100,8 @@ function problem(code: VerifyProblemCode, batch: number | null, key: string | nu
 export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   let only: string | undefined;
   if (options.zone !== undefined) {
-    const z = options.zone.trim().toLowerCase();
-    if (isZoneId(z)) only = z;
-    else if (/^[a-z0-9_][a-z0-9_.:-]*$/.test(z) || /^\[[0-9a-f:.]+\]/.test(z)) only = zoneIdOfHost(z);
-    else throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
+    only = zoneOfIdOrHost(options.zone);
+    if (only === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
   }
   if (options.publicKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(options.publicKey)) {
     throw new ServeError('SERVE_ERR_INVALID_OPTION', '--public-key must be 64 hex digits (an Ed25519 public key)');
@@ -152,17 +161,22 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
 }
 
 /**
- * Stored batch `n` of `zone` (its bytes) against epoch `n` of the zone's namespace, which must exist:
- * the record's signature under `keys`, the digest it signs, and the batch's own lines. Shared by
- * `leakscan verify` and the dashboard's detections page.
+ * Stored batch `n` of `zone` (its bytes) against `record`, epoch `n` of the zone's namespace: the
+ * record's signature under `keys`, the digest it signs, and the batch's own lines (`lines`, when the
+ * caller has read them already). Shared by `leakscan verify` and the dashboard's detections page.
  */
-export async function checkBatch(bytes: Uint8Array, zone: string, n: number, log: AuditLog, keys: readonly KeyInfo[]): Promise<{ events: number; problems: VerifyProblem[] }> {
+export function checkBatch(
+  bytes: Uint8Array,
+  zone: string,
+  n: number,
+  record: EpochRecord,
+  keys: readonly KeyInfo[],
+  lines = readBatchLines(bytes, zone, n),
+): { events: number; problems: VerifyProblem[] } {
   const namespace = namespaceOf(zone);
   const key = batchKey(zone, n);
   const problems: VerifyProblem[] = [];
   const digest = sha256Hex(bytes);
-  const lines = checkLines(bytes, zone, n);
-  const record = await log.record(namespace, n);
   const signed = verifyRecord(record, keys, { namespace, epoch: n });
   if (!signed.valid) {
     problems.push(problem('VERIFY_BAD_SIGNATURE', n, key, `epoch ${n} of ${namespace}: ${signed.reason}`));
@@ -220,7 +234,7 @@ async function verifyZone(
       problems.push(problem('VERIFY_EPOCH_WITHOUT_BATCH', n, key, `batch ${key} disappeared while being verified`));
       continue;
     }
-    const checked = await checkBatch(new Uint8Array(await obj.arrayBuffer()), zone, n, audit.log, keys);
+    const checked = checkBatch(new Uint8Array(await obj.arrayBuffer()), zone, n, await audit.log.record(namespace, n), keys);
     count += checked.events;
     problems.push(...checked.problems);
   }

@@ -51,6 +51,18 @@ export function zoneIdOfHost(host: string): string {
   return createHash('sha256').update(hostName(host) || host.toLowerCase()).digest('hex').slice(0, 32);
 }
 
+/**
+ * The zone a user names: a zone id as it is, or a host name's derived zone (as the proxy maps a host
+ * without a `--zone` mapping); undefined when the value is neither. Used by `leakscan verify --zone`
+ * and the dashboard's zone box.
+ */
+export function zoneOfIdOrHost(value: string): string | undefined {
+  const v = value.trim().toLowerCase();
+  if (isZoneId(v)) return v;
+  if (/^[a-z0-9_][a-z0-9_.:-]*$/.test(v) || /^\[[0-9a-f:.]+\]/.test(v)) return zoneIdOfHost(v);
+  return undefined;
+}
+
 /** Parses `--zone` values: `ZONE_ID` (the default zone, at most one) or `HOST=ZONE_ID`. */
 export function parseZoneArgs(values: readonly string[]): ZoneMapping {
   const hosts: Record<string, string> = {};
