@@ -44,9 +44,10 @@ export interface PoolThroughput {
   /**
    * Absent for the pool itself; `bare`: the in-thread engine in `workers` plain threads sharing the
    * corpus through one counter (bench/bare.ts), in the same rounds: what the machine gives two
-   * scanning threads over one, with no pool at all.
+   * scanning threads over one, with no pool at all; `compute`: the same threads running a compute loop
+   * with no engine and nothing allocated (bench/bare.ts): what the host gives any two threads then.
    */
-  kind?: 'bare';
+  kind?: 'bare' | 'compute';
   workers: number;
   corpus: 'batch' | '1MB';
   bodies: number;
@@ -94,6 +95,8 @@ export type PoolPhaseResult =
       cores: number;
       corpus: { batch: { bodies: number; bytes: number; minBytes: number; maxBytes: number; dense: number }; big: { bodies: number; bytes: number } };
       throughput: PoolThroughput[];
+      /** Warm-up passes before the rounds: over the batch corpus per worker, over the 1 MiB corpus per scanner. */
+      warmup: { batchPerWorker: number; big: number };
       memory: PoolMemory[];
       /** os.loadavg() (1, 5, 15 minutes) when the phase started and ended: the machine is shared. */
       loadavg: { start: number[]; end: number[] };
@@ -107,8 +110,18 @@ export const kMemoryMethod =
   'minus the same reading idle with the same warmed workers, ÷ workers; one fresh child process per worker count. ' +
   '"process" = the same with the main isolate left in (queued body copies, reports)';
 
-/** Warm-up passes over both corpora per scanner before any round is measured (see childThroughput). */
+/** Warm-up passes over the 1 MiB corpus per scanner before any round is measured (see childThroughput). */
 const kWarmPasses = 4;
+/**
+ * Warm-up passes over the batch corpus per worker (per thread for the bare and compute threads): a
+ * runner with two workers makes twice as many, so that each worker has scanned as many bodies as a
+ * lone one before the rounds (see childThroughput).
+ */
+const kWarmBatchPassesPerWorker = 24;
+
+function warmBatchPasses(quick: boolean): number {
+  return quick ? 2 : kWarmBatchPassesPerWorker;
+}
 
 /** Corpus sizes: the full run's batch is about 10 MB; quick keeps the same mix, fewer bodies. */
 /**
@@ -252,8 +265,8 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
   const t0 = performance.now();
   const corpora = { batch, '1MB': big } as const;
   // Both scanners live through the whole run and take turns, round by round, so a change of the
-  // machine's load falls on both instead of on whichever ran second; the bare engine threads
-  // (bench/bare.ts) take their turn in the same rounds, on the batch corpus only.
+  // machine's load falls on both instead of on whichever ran second; the bare engine threads and the
+  // compute-loop threads (bench/bare.ts) take their turn in the same rounds, on the batch corpus only.
   const runners: Runner[] = [];
   try {
     for (const workers of [1, 2]) {
@@ -264,22 +277,31 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
       const b = await BareThreads.start(workers, req.backend, batch);
       runners.push({ kind: 'bare', workers, noun: 'bare thread', corpora: ['batch'], run: () => measured(() => b.pass()), close: () => b.close() });
     }
+    for (const workers of [1, 2]) {
+      const b = await BareThreads.start(workers, req.backend, batch, 'compute');
+      runners.push({ kind: 'compute', workers, noun: 'compute thread', corpora: ['batch'], run: () => measured(() => b.pass()), close: () => b.close() });
+    }
     // The warm-up: every worker compiles its patterns (re2-wasm: lazily) and its code warms up. Each
-    // worker is an isolate that JIT-compiles the engine on its own, so one pass over the corpus left
-    // each of two workers half as warm as a lone one, and their background compiles (about 70 during
-    // the first measured round) took CPU from the workers themselves: the 2-worker figure measured
-    // start-up, not throughput (1.55–1.62× after one pass, 1.77–1.81× after four, same machine). The
-    // times of the last pass size the rounds.
+    // worker is an isolate that JIT-compiles the engine on its own, and V8 goes on optimising the
+    // engine's functions for about 20 passes over the batch corpus (in one thread, `--trace-opt`: 336
+    // optimising compiles in the first pass, then 30, 24, 22, 14, ... and none from about the 20th),
+    // each compile on a helper thread: with one worker on the otherwise idle core, with two taking CPU
+    // from the workers. A pool of two whose workers had each scanned half the bodies a lone worker had
+    // was measured in its start-up: after 4 and 12 passes two bare engine threads made 0.78-0.81 of the
+    // host's two-thread figure in the same rounds (the compute loop), after 24 to 60 passes 0.83-1.03.
+    // So each worker scans the batch corpus kWarmBatchPassesPerWorker times' worth (the pool of two
+    // twice as many passes), and the 1 MiB corpus kWarmPasses times. The last pass sizes the rounds.
     const pass = { batch: 0, '1MB': 0 };
     for (const r of runners) {
       const w0 = performance.now();
-      for (let k = 0; k < kWarmPasses; k++) {
-        for (const c of r.corpora) {
+      for (const c of r.corpora) {
+        const passes = c === 'batch' ? warmBatchPasses(req.quick) * r.workers : kWarmPasses;
+        for (let k = 0; k < passes; k++) {
           const { ms } = await r.run(c);
-          if (k === kWarmPasses - 1) pass[c] += ms;
+          if (k === passes - 1) pass[c] += ms;
         }
       }
-      log(`pool     warm-up ${r.workers} ${r.noun}${r.workers > 1 ? 's' : ''}: ${kWarmPasses} passes, ${((performance.now() - w0) / 1000).toFixed(1)} s`);
+      log(`pool     warm-up ${r.workers} ${r.noun}${r.workers > 1 ? 's' : ''}: ${((performance.now() - w0) / 1000).toFixed(1)} s`);
     }
     let batchRounds = plan.batchRounds;
     let bigRounds = plan.bigRounds;
@@ -320,9 +342,9 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
   }
 }
 
-/** One side of the throughput rounds: a pool scanner, or bare engine threads. */
+/** One side of the throughput rounds: a pool scanner, bare engine threads, or compute-loop threads. */
 interface Runner {
-  kind?: 'bare';
+  kind?: 'bare' | 'compute';
   workers: number;
   /** For the log: "worker", "bare thread". */
   noun: string;
@@ -484,6 +506,7 @@ export async function runPoolPhase(o: PoolOptions): Promise<PoolPhaseResult> {
     cores: cpus().length,
     corpus: r.corpus,
     throughput: r.items,
+    warmup: { batchPerWorker: warmBatchPasses(o.quick), big: kWarmPasses },
     memory,
     loadavg: { start, end },
     seconds: (Date.now() - started) / 1000,

@@ -387,9 +387,38 @@ export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: nu
   };
 }
 
-/** The pool's (or, with `kind`, the bare engine threads') rounds on a corpus with so many workers. */
-export function poolItem(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], workers: number, kind?: 'bare'): PoolThroughput | undefined {
+/** The pool's (or, with `kind`, the bare engine threads' or the compute loop's) rounds on a corpus with so many workers. */
+export function poolItem(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], workers: number, kind?: PoolThroughput['kind']): PoolThroughput | undefined {
   return items.find((t) => t.corpus === corpus && t.workers === workers && t.kind === kind);
+}
+
+/** The host's two-thread figure a round must reach to count as one where it gave two full cores. */
+export const kHostFullCores = 1.9;
+
+/**
+ * The pool's 2-over-1 ratio in the rounds where the compute loop (bench/bare.ts: no engine, nothing
+ * allocated) made at least kHostFullCores× in two threads over one: what the pool does when the host
+ * gives it two whole cores. Null without compute rounds paired with the pool's; `rounds` 0 when the
+ * host never did in this run. Printed beside the goal, never instead of it.
+ */
+export function poolWhenHostFull(items: readonly PoolThroughput[]): { rounds: number; of: number; pool: number; bare: number | null } | null {
+  const ratios = (kind?: PoolThroughput['kind']): number[] | null => {
+    const one = poolItem(items, 'batch', 1, kind);
+    const two = poolItem(items, 'batch', 2, kind);
+    if (one === undefined || two === undefined || one.rounds.length !== two.rounds.length) return null;
+    return two.rounds.map((r, i) => r.mbps / one.rounds[i]!.mbps);
+  };
+  const host = ratios('compute');
+  const pool = ratios();
+  if (host === null || pool === null || host.length !== pool.length) return null;
+  const bare = ratios('bare');
+  const full = host.flatMap((h, i) => (h >= kHostFullCores ? [i] : []));
+  return {
+    rounds: full.length,
+    of: host.length,
+    pool: full.length > 0 ? median(full.map((i) => pool[i]!)) : NaN,
+    bare: bare !== null && bare.length === host.length && full.length > 0 ? median(full.map((i) => bare[i]!)) : null,
+  };
 }
 
 export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {
@@ -428,18 +457,18 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   };
   const header = ['corpus', 'workers', 'MB/s', 'rounds MB/s', 'CPU/wall', 'MB/CPU-s', 'others', 'findings'];
   const rows = p.throughput.map((t) => [
-    t.kind === 'bare' ? `${t.corpus}: bare engine threads (no pool)` : corpusName[t.corpus],
+    t.kind === 'bare' ? `${t.corpus}: bare engine threads (no pool)` : t.kind === 'compute' ? `${t.corpus}: compute loop threads (host)` : corpusName[t.corpus],
     String(t.workers),
     fmtNum(t.mbps),
     t.rounds.map((r) => fmtNum(r.mbps)).join(' '),
     t.cpuPerWall.toFixed(2),
     fmtNum(t.mbps / t.cpuPerWall),
     t.otherCores === undefined ? '?' : t.otherCores.toFixed(2),
-    String(t.findings),
+    t.kind === 'compute' ? '–' : String(t.findings),
   ]);
   const lines = [
     `Pool: createScanner({ workers: 1 | 2 }), backend ${p.backend}, default rules; every body of a round submitted at once (maxQueue raised to the corpus), ` +
-      `after four warm-up passes; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
+      `after a warm-up of ${p.warmup.batchPerWorker} passes over the batch corpus per worker and ${p.warmup.big} over the 1 MiB bodies; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
     table([header, ...rows], [false, true, true, false, true, true, true, true]),
   ];
   const ratios: string[] = [];
@@ -456,11 +485,15 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
     const pooled = poolItem(p.throughput, 'batch', 1)?.findings;
     if (pooled !== undefined && (bare1.findings !== pooled || bare2.findings !== pooled)) ratios.push(`(bare threads' findings differ: ${bare1.findings}, ${bare2.findings} vs ${pooled})`);
   }
+  const host1 = poolItem(p.throughput, 'batch', 1, 'compute');
+  const host2 = poolItem(p.throughput, 'batch', 2, 'compute');
+  if (host1 !== undefined && host2 !== undefined) ratios.push(`compute loop threads ${fmtX(poolSpeedup(host1, host2))}×`);
   lines.push(
     `2 workers / 1 worker: ${ratios.join(', ')}. CPU/wall = the bench process's CPU time / wall time (cores it kept busy, main thread included); ` +
       `MB/CPU-s = MB scanned per second of that CPU time (cost per byte, whatever the load); ` +
       `others = cores kept busy by other processes meanwhile (/proc/stat); medians of the rounds; 2/1 = median of each round's 2-worker MB/s over the 1-worker round before it. ` +
-      `Bare engine threads = the in-thread engine in 1 or 2 plain worker threads taking the same bodies from one shared counter (bench/bare.ts), in the same rounds: no pool, no calling-thread work.`,
+      `Bare engine threads = the in-thread engine in 1 or 2 plain worker threads taking the same bodies from one shared counter (bench/bare.ts), in the same rounds: no pool, no calling-thread work. ` +
+      `Compute loop threads = the same threads walking a 384 KiB table automaton over the same bytes instead (no engine, nothing allocated; its MB/s is not a scan's): what the host gave any two threads in those rounds.`,
   );
   lines.push('');
   const mh = ['workers', 'RSS before', 'RSS idle', 'RSS peak', 'idle worker', 'scanning, per worker', 'process, per worker', 'main isolate', 'samples'];
@@ -514,6 +547,18 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
           `        same rounds, the engine alone in two bare threads over one: ${fmtX(machine)}× (${fmtNum(bare1.mbps)} and ${fmtNum(bare2.mbps)} MB/s): ` +
             `the pool's ratio is ${((100 * item.value) / machine).toFixed(0)}% of what this machine gave two scanning threads`,
         );
+      }
+      const host1 = poolItem(p.throughput, 'batch', 1, 'compute');
+      const host2 = poolItem(p.throughput, 'batch', 2, 'compute');
+      const full = poolWhenHostFull(p.throughput);
+      if (host1 !== undefined && host2 !== undefined && full !== null) {
+        const when =
+          full.rounds === 0
+            ? `in no round did it reach ${fmtX(kHostFullCores)}×`
+            : `in the ${full.rounds} of ${full.of} rounds where it reached ${fmtX(kHostFullCores)}× (two whole cores), the pool made ${fmtX(full.pool)}×` +
+              (full.bare !== null ? ` and the bare engine threads ${fmtX(full.bare)}×` : '') +
+              ' (medians; the verdict above counts every round)';
+        lines.push(`        same rounds, the host: a compute loop with no engine and nothing allocated made ${fmtX(poolSpeedup(host1, host2))}× in two threads over one; ${when}`);
       }
       // The verdict stands as measured, but a busy machine cannot show a 2-core speed-up: say so.
       const others = two?.otherCores;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
 import { piecesOf } from '../../bench/bodies.js';
-import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, pairedRatio, poolSplit, poolSpeedup, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, formatPool, kHostFullCores, pairedRatio, poolSplit, poolSpeedup, poolWhenHostFull, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
@@ -126,7 +126,7 @@ describe('bench goals: pool speed-up paired by round', () => {
     findings: 10,
   });
   const phase = (one: PoolThroughput, two: PoolThroughput): PoolPhaseResult =>
-    ({ status: 'ok', backend: 're2', throughput: [one, two], memory: [], corpus: {}, loadavg: { start: [0, 0, 0], end: [0, 0, 0] }, cores: 2, seconds: 1, memoryMethod: '' }) as unknown as PoolPhaseResult;
+    ({ status: 'ok', backend: 're2', throughput: [one, two], warmup: { batchPerWorker: 24, big: 4 }, memory: [], corpus: {}, loadavg: { start: [0, 0, 0], end: [0, 0, 0] }, cores: 2, seconds: 1, memoryMethod: '' }) as unknown as PoolPhaseResult;
 
   it('takes the median of each round\'s 2-worker figure over the 1-worker one beside it', () => {
     // Pairs 1.9, 1.9, 1.29: median 1.9 passes, where the medians' ratio (40 / 30) would fail.
@@ -157,6 +157,39 @@ describe('bench goals: pool speed-up paired by round', () => {
     const text = formatPoolGoals(evaluatePoolGoals(p), p);
     expect(text).toContain('the engine alone in two bare threads over one: 1.50× (40.0 and 60.0 MB/s)');
     expect(text).toContain("the pool's ratio is 100% of what this machine gave two scanning threads");
+  });
+
+  it('prints the pool in the rounds where the host gave two whole cores beside the verdict, which counts every round', () => {
+    const kind = (k: 'bare' | 'compute', w: number, rounds: number[]): PoolThroughput => ({ ...item(w, rounds), kind: k });
+    // Host (compute loop) per round: 2.0, 1.5, 1.95, 1.5, 1.9; the pool 1.85, 1.4, 1.8, 1.45, 1.5; bare 1.9, 1.5, 1.85, 1.5, 1.55.
+    const p = { ...phase(item(1, [20, 20, 20, 20, 20]), item(2, [37, 28, 36, 29, 30])) } as PoolPhaseResult & { throughput: PoolThroughput[] };
+    p.throughput = [
+      ...p.throughput,
+      kind('bare', 1, [20, 20, 20, 20, 20]),
+      kind('bare', 2, [38, 30, 37, 30, 31]),
+      kind('compute', 1, [100, 100, 100, 100, 100]),
+      kind('compute', 2, [200, 150, 195, 150, 190]),
+    ];
+    const full = poolWhenHostFull(p.throughput)!;
+    expect(full).toMatchObject({ rounds: 3, of: 5 });
+    expect(full.pool).toBeCloseTo(1.8, 6); // rounds 1, 3, 5: 1.85, 1.8, 1.5
+    expect(full.bare).toBeCloseTo(1.85, 6);
+    const goals = evaluatePoolGoals(p);
+    expect(goals[0]!.items[0]!.value).toBeCloseTo(1.5, 6); // every round: 1.85 1.4 1.8 1.45 1.5
+    expect(goals[0]!.pass).toBe(false);
+    const text = formatPoolGoals(goals, p);
+    expect(text).toContain(`a compute loop with no engine and nothing allocated made 1.90× in two threads over one; in the 3 of 5 rounds where it reached ${kHostFullCores.toFixed(2)}× (two whole cores), the pool made 1.80× and the bare engine threads 1.85×`);
+    const table = formatPool({ ...p, corpus: { batch: { bodies: 200, bytes: 12e6, minBytes: 16384, maxBytes: 131072, dense: 50 }, big: { bodies: 2, bytes: 2e6 } } } as PoolPhaseResult, 2);
+    expect(table).toContain('after a warm-up of 24 passes over the batch corpus per worker and 4 over the 1 MiB bodies');
+    expect(table).toContain('compute loop threads 1.90×');
+    expect(table).toContain('batch: compute loop threads (host)');
+    // A host that never gave two whole cores says so; a run without the compute rounds prints nothing of it.
+    p.throughput[5] = kind('compute', 2, [150, 150, 150, 150, 150]);
+    expect(poolWhenHostFull(p.throughput)).toMatchObject({ rounds: 0, of: 5 });
+    expect(formatPoolGoals(goals, p)).toContain(`in no round did it reach ${kHostFullCores.toFixed(2)}×`);
+    p.throughput = p.throughput.slice(0, 4);
+    expect(poolWhenHostFull(p.throughput)).toBeNull();
+    expect(formatPoolGoals(goals, p)).not.toContain('compute loop');
   });
 
   it('splits the speed-up into cores kept busy and work per CPU-second, and prints both with the bound', () => {
