@@ -1,7 +1,7 @@
 /**
  * Bare engine threads for the pool phase (bench/pool.ts): the in-thread engine (`workers: 0`) in one or
- * two plain worker threads that take the batch corpus's bodies from one shared counter, with no pool,
- * no queue, no messages per body and no calling-thread work. Measured in the same rounds as the pool,
+ * two plain worker threads (with the pool workers' young generation) that take the batch corpus's bodies
+ * from one shared counter, with no pool, no queue, no messages per body and no calling-thread work. Measured in the same rounds as the pool,
  * its 2-over-1 ratio is what this machine gives two scanning threads in that minute; the pool's own
  * ratio is read against it.
  *
@@ -17,6 +17,7 @@
  * machine it moves between about 1.55× and 2.0× in phases of several seconds (docs/pool.md).
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { kYoungGenerationMb } from '../src/pool/pool-scanner.js';
 
 interface BareBody {
   bytes: Uint8Array;
@@ -47,7 +48,9 @@ export class BareThreads {
       `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +
       `.then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
     const counter = new Int32Array(new SharedArrayBuffer(4));
-    const threads = Array.from({ length: n }, () => new Worker(bootstrap, { eval: true, workerData: { leakscanBare: true, backend, work, counter: counter.buffer } }));
+    // The pool's workers' young generation, so that the engine runs here as it does in the pool.
+    const resourceLimits = { maxYoungGenerationSizeMb: kYoungGenerationMb };
+    const threads = Array.from({ length: n }, () => new Worker(bootstrap, { eval: true, resourceLimits, workerData: { leakscanBare: true, backend, work, counter: counter.buffer } }));
     try {
       await Promise.all(threads.map((t) => once(t)));
       const copies = bodies.map((b) => ({ bytes: new Uint8Array(b.bytes), contentType: b.contentType }));

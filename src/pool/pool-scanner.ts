@@ -91,7 +91,7 @@ interface Pending {
  * which then needs the tsx loader in the worker, or `.js` in the built package.
  */
 /** Young-generation size of each worker (see the pool's resourceLimits); measured in bench/. */
-const kYoungGenerationMb = 32;
+export const kYoungGenerationMb = 32;
 
 function workerEntry(): { filename: string; execArgv: string[] | undefined } {
   const fromSource = import.meta.url.endsWith('.ts');
