@@ -1,9 +1,9 @@
 /**
  * Bare engine threads for the pool phase (bench/pool.ts): the in-thread engine (`workers: 0`) in one or
- * two plain worker threads (with the pool workers' young generation) that take the batch corpus's bodies
- * from one shared counter, with no pool, no queue, no messages per body and no calling-thread work. Measured in the same rounds as the pool,
- * its 2-over-1 ratio is what this machine gives two scanning threads in that minute; the pool's own
- * ratio is read against it.
+ * two plain worker threads (with the pool workers' young generation) that take the batch corpus's
+ * bodies from one shared counter, with no pool, no queue, no messages per body and no calling-thread
+ * work. Measured in the same rounds as the pool, its 2-over-1 ratio is what this machine gives two
+ * scanning threads in that minute; the pool's own ratio is read against it.
  *
  * Why: on the shared 2-vCPU machine the 2-over-1 figure of anything moves with the host. One thread
  * alone has been seen at 35 MB/s in one run and 57 MB/s in the next, while two together did not speed

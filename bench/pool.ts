@@ -346,7 +346,7 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
 interface Runner {
   kind?: 'bare' | 'compute';
   workers: number;
-  /** For the log: "worker", "bare thread". */
+  /** For the log: "worker", "bare thread", "compute thread". */
   noun: string;
   corpora: ReadonlyArray<PoolThroughput['corpus']>;
   /** One pass over a corpus, every body at once, measured. */
