@@ -354,7 +354,7 @@ interface Runner {
   close(): Promise<void>;
 }
 
-/** A scanner's (or bare threads') rounds on one corpus, with their medians. */
+/** A runner's rounds on one corpus (a pool scanner's, the bare or the compute threads'), with their medians. */
 function summary(item: { workers: number; rounds: PoolThroughput['rounds']; findings: number }, corpus: PoolThroughput['corpus'], bodies: readonly Body[]): PoolThroughput {
   const others = item.rounds.flatMap((x) => (x.otherCores === undefined ? [] : [x.otherCores]));
   return {

@@ -367,8 +367,17 @@ export const kPoolMemoryGoalMB = 64;
  * from one second to the next). Falls back to the medians' ratio when the rounds do not pair up.
  */
 export function poolSpeedup(one: PoolThroughput, two: PoolThroughput): number {
-  if (one.rounds.length === 0 || one.rounds.length !== two.rounds.length) return two.mbps / one.mbps;
-  return median(two.rounds.map((r, i) => r.mbps / one.rounds[i]!.mbps));
+  const pairs = pairedRounds(one, two);
+  if (pairs === null || pairs.length === 0) return two.mbps / one.mbps;
+  return median(pairs.map(([a, b]) => b.mbps / a.mbps));
+}
+
+type PoolRound = PoolThroughput['rounds'][number];
+
+/** Each 2-worker round with the 1-worker round before it; null when the rounds do not pair up. */
+function pairedRounds(one: PoolThroughput, two: PoolThroughput): Array<[PoolRound, PoolRound]> | null {
+  if (one.rounds.length !== two.rounds.length) return null;
+  return two.rounds.map((r, i) => [one.rounds[i]!, r]);
 }
 
 /**
@@ -379,17 +388,25 @@ export function poolSpeedup(one: PoolThroughput, two: PoolThroughput): number {
  * factor is at most cores ÷ (1-worker CPU/wall) however little the pool itself costs.
  */
 export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: number; perCpu: number } | null {
-  if (one.rounds.length === 0 || one.rounds.length !== two.rounds.length) return null;
-  const perCpu = (r: PoolThroughput['rounds'][number]) => r.mbps / r.cpuPerWall;
+  const pairs = pairedRounds(one, two);
+  if (pairs === null || pairs.length === 0) return null;
+  const perCpu = (r: PoolRound) => r.mbps / r.cpuPerWall;
   return {
-    cores: median(two.rounds.map((r, i) => r.cpuPerWall / one.rounds[i]!.cpuPerWall)),
-    perCpu: median(two.rounds.map((r, i) => perCpu(r) / perCpu(one.rounds[i]!))),
+    cores: median(pairs.map(([a, b]) => b.cpuPerWall / a.cpuPerWall)),
+    perCpu: median(pairs.map(([a, b]) => perCpu(b) / perCpu(a))),
   };
 }
 
 /** The pool's (or, with `kind`, the bare engine threads' or the compute loop's) rounds on a corpus with so many workers. */
 export function poolItem(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], workers: number, kind?: PoolThroughput['kind']): PoolThroughput | undefined {
   return items.find((t) => t.corpus === corpus && t.workers === workers && t.kind === kind);
+}
+
+/** The 1- and 2-worker (or thread) items of one kind on a corpus, when both were measured. */
+export function poolPair(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], kind?: PoolThroughput['kind']): { one: PoolThroughput; two: PoolThroughput } | undefined {
+  const one = poolItem(items, corpus, 1, kind);
+  const two = poolItem(items, corpus, 2, kind);
+  return one === undefined || two === undefined ? undefined : { one, two };
 }
 
 /** The host's two-thread figure a round must reach to count as one where it gave two full cores. */
@@ -403,10 +420,9 @@ export const kHostFullCores = 1.9;
  */
 export function poolWhenHostFull(items: readonly PoolThroughput[]): { rounds: number; of: number; pool: number; bare: number | null } | null {
   const ratios = (kind?: PoolThroughput['kind']): number[] | null => {
-    const one = poolItem(items, 'batch', 1, kind);
-    const two = poolItem(items, 'batch', 2, kind);
-    if (one === undefined || two === undefined || one.rounds.length !== two.rounds.length) return null;
-    return two.rounds.map((r, i) => r.mbps / one.rounds[i]!.mbps);
+    const pair = poolPair(items, 'batch', kind);
+    const pairs = pair === undefined ? null : pairedRounds(pair.one, pair.two);
+    return pairs === null ? null : pairs.map(([a, b]) => b.mbps / a.mbps);
   };
   const host = ratios('compute');
   const pool = ratios();
@@ -426,10 +442,9 @@ export function evaluatePoolGoals(p: PoolPhaseResult | null): GoalCheck[] {
   const memory: GoalCheck['items'] = [];
   if (p !== null && p.status === 'ok') {
     for (const corpus of ['batch'] as const) {
-      const one = poolItem(p.throughput, corpus, 1);
-      const two = poolItem(p.throughput, corpus, 2);
-      if (one === undefined || two === undefined) continue;
-      const r = poolSpeedup(one, two);
+      const pair = poolPair(p.throughput, corpus);
+      if (pair === undefined) continue;
+      const r = poolSpeedup(pair.one, pair.two);
       speed.push({ label: corpus, value: r, bound: 'exact', pass: r >= kPoolSpeedupGoal });
     }
     for (const m of p.memory) {
@@ -473,21 +488,20 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   ];
   const ratios: string[] = [];
   for (const corpus of ['batch', '1MB'] as const) {
-    const one = poolItem(p.throughput, corpus, 1);
-    const two = poolItem(p.throughput, corpus, 2);
-    if (one !== undefined && two !== undefined) ratios.push(`${corpus} ${fmtX(poolSpeedup(one, two))}× (medians ${fmtX(two.mbps / one.mbps)}×)`);
-    if (one !== undefined && two !== undefined && one.findings !== two.findings) ratios.push(`(${corpus}: findings differ, ${one.findings} vs ${two.findings})`);
+    const pair = poolPair(p.throughput, corpus);
+    if (pair === undefined) continue;
+    const { one, two } = pair;
+    ratios.push(`${corpus} ${fmtX(poolSpeedup(one, two))}× (medians ${fmtX(two.mbps / one.mbps)}×)`);
+    if (one.findings !== two.findings) ratios.push(`(${corpus}: findings differ, ${one.findings} vs ${two.findings})`);
   }
-  const bare1 = poolItem(p.throughput, 'batch', 1, 'bare');
-  const bare2 = poolItem(p.throughput, 'batch', 2, 'bare');
-  if (bare1 !== undefined && bare2 !== undefined) {
-    ratios.push(`bare engine threads on the batch ${fmtX(poolSpeedup(bare1, bare2))}×`);
+  const bare = poolPair(p.throughput, 'batch', 'bare');
+  if (bare !== undefined) {
+    ratios.push(`bare engine threads on the batch ${fmtX(poolSpeedup(bare.one, bare.two))}×`);
     const pooled = poolItem(p.throughput, 'batch', 1)?.findings;
-    if (pooled !== undefined && (bare1.findings !== pooled || bare2.findings !== pooled)) ratios.push(`(bare threads' findings differ: ${bare1.findings}, ${bare2.findings} vs ${pooled})`);
+    if (pooled !== undefined && (bare.one.findings !== pooled || bare.two.findings !== pooled)) ratios.push(`(bare threads' findings differ: ${bare.one.findings}, ${bare.two.findings} vs ${pooled})`);
   }
-  const host1 = poolItem(p.throughput, 'batch', 1, 'compute');
-  const host2 = poolItem(p.throughput, 'batch', 2, 'compute');
-  if (host1 !== undefined && host2 !== undefined) ratios.push(`compute loop threads ${fmtX(poolSpeedup(host1, host2))}×`);
+  const host = poolPair(p.throughput, 'batch', 'compute');
+  if (host !== undefined) ratios.push(`compute loop threads ${fmtX(poolSpeedup(host.one, host.two))}×`);
   lines.push(
     `2 workers / 1 worker: ${ratios.join(', ')}. CPU/wall = the bench process's CPU time / wall time (cores it kept busy, main thread included); ` +
       `MB/CPU-s = MB scanned per second of that CPU time (cost per byte, whatever the load); ` +
@@ -539,26 +553,24 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
             `the 1-worker rounds' ${one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / one.cpuPerWall)}× on ${p.cores} cores`,
         );
       }
-      const bare1 = poolItem(p.throughput, 'batch', 1, 'bare');
-      const bare2 = poolItem(p.throughput, 'batch', 2, 'bare');
-      if (bare1 !== undefined && bare2 !== undefined && item !== undefined) {
-        const machine = poolSpeedup(bare1, bare2);
+      const bare = poolPair(p.throughput, 'batch', 'bare');
+      if (bare !== undefined && item !== undefined) {
+        const machine = poolSpeedup(bare.one, bare.two);
         lines.push(
-          `        same rounds, the engine alone in two bare threads over one: ${fmtX(machine)}× (${fmtNum(bare1.mbps)} and ${fmtNum(bare2.mbps)} MB/s): ` +
+          `        same rounds, the engine alone in two bare threads over one: ${fmtX(machine)}× (${fmtNum(bare.one.mbps)} and ${fmtNum(bare.two.mbps)} MB/s): ` +
             `the pool's ratio is ${((100 * item.value) / machine).toFixed(0)}% of what this machine gave two scanning threads`,
         );
       }
-      const host1 = poolItem(p.throughput, 'batch', 1, 'compute');
-      const host2 = poolItem(p.throughput, 'batch', 2, 'compute');
+      const host = poolPair(p.throughput, 'batch', 'compute');
       const full = poolWhenHostFull(p.throughput);
-      if (host1 !== undefined && host2 !== undefined && full !== null) {
+      if (host !== undefined && full !== null) {
         const when =
           full.rounds === 0
             ? `in no round did it reach ${fmtX(kHostFullCores)}×`
             : `in the ${full.rounds} of ${full.of} rounds where it reached ${fmtX(kHostFullCores)}× (two whole cores), the pool made ${fmtX(full.pool)}×` +
               (full.bare !== null ? ` and the bare engine threads ${fmtX(full.bare)}×` : '') +
               ' (medians; the verdict above counts every round)';
-        lines.push(`        same rounds, the host: a compute loop with no engine and nothing allocated made ${fmtX(poolSpeedup(host1, host2))}× in two threads over one; ${when}`);
+        lines.push(`        same rounds, the host: a compute loop with no engine and nothing allocated made ${fmtX(poolSpeedup(host.one, host.two))}× in two threads over one; ${when}`);
       }
       // The verdict stands as measured, but a busy machine cannot show a 2-core speed-up: say so.
       const others = two?.otherCores;

@@ -17,7 +17,7 @@ import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetSe
 import { isZoneId, zoneOfIdOrHost } from '../serve/zones.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
-import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch } from './model.js';
+import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch, type SwitchChanges } from './model.js';
 import { detectionsPage, errorPage, kDashboardCss, signInPage, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
@@ -72,6 +72,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
     const method = req.method ?? 'GET';
     const read = method === 'GET' || method === 'HEAD';
     let session: OpenSession | undefined;
+    let viewer: Viewer | undefined;
     try {
       if (path === '/assets/dashboard.css') {
         req.resume();
@@ -80,7 +81,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         return true;
       }
       session = await sessions.get(cookieValue(req.headers.cookie, kSessionCookie));
-      const viewer: Viewer | undefined = session === undefined ? undefined : { token: session.token, csrf: session.csrf };
+      viewer = session === undefined ? undefined : { token: session.token, csrf: session.csrf };
 
       if (path === '/session') {
         if (method !== 'POST') return (req.resume(), notAllowed(res, 'POST'), true);
@@ -188,7 +189,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
     } catch (err) {
       const b = bannerOf(err, onError);
       if (!res.headersSent) {
-        page(res, statusOf(err), errorPage(statusOf(err) === 500 ? 'Something went wrong' : 'Request refused', b, session === undefined ? undefined : { token: session.token, csrf: session.csrf }));
+        page(res, statusOf(err), errorPage(statusOf(err) === 500 ? 'Something went wrong' : 'Request refused', b, viewer));
       }
       if (!req.complete) res.once('finish', () => req.destroy());
       return true;
@@ -261,7 +262,7 @@ async function apply(service: RulesetService, zone: string, action: string, form
 }
 
 /** The switches a form sets; an unknown tag, rule or value is refused rather than dropped. */
-function switchChanges(form: URLSearchParams): { all?: Switch; tags: Map<string, Switch>; rules: Map<string, Switch> } {
+function switchChanges(form: URLSearchParams): SwitchChanges {
   const tags = new Map<string, Switch>();
   const rules = new Map<string, Switch>();
   let all: Switch | undefined;

@@ -23,7 +23,14 @@ export function batchKey(zone: string, n: number): string {
   return `events/${zone}/${String(n).padStart(10, '0')}.ndjson`;
 }
 
-export const kBatchKey = /^events\/([0-9a-f]{32})\/([0-9]{10})\.ndjson$/;
+const kBatchKey = /^events\/([0-9a-f]{32})\/([0-9]{10})\.ndjson$/;
+
+/** The batch number a key of `zone` names (`batchKey`'s inverse); undefined for any other key. */
+export function batchNumberOf(key: string, zone: string): number | undefined {
+  const m = kBatchKey.exec(key);
+  const n = m === null ? 0 : Number(m[2]);
+  return m !== null && m[1] === zone && n >= 1 ? n : undefined;
+}
 
 /** The audit log namespace holding a zone's epochs. */
 export function namespaceOf(zone: string): string {
@@ -31,24 +38,26 @@ export function namespaceOf(zone: string): string {
 }
 
 /** Every delimited prefix under `prefix` (one level of "folders"), over all list pages. */
-export async function listPrefixes(bucket: StoreBucket, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, delimiter: '/', ...(cursor === undefined ? {} : { cursor }) });
-    out.push(...page.delimitedPrefixes);
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-  return out;
+export function listPrefixes(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  return listAll(bucket, { prefix, delimiter: '/' }, (page) => page.delimitedPrefixes);
 }
 
 /** Every key under `prefix`, over all list pages, in key order. */
-export async function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> {
+export function listKeys(bucket: StoreBucket, prefix: string): Promise<string[]> {
+  return listAll(bucket, { prefix }, (page) => page.objects.map((o) => o.key));
+}
+
+/** What `take` picks from every page of a listing, following the cursor to the end. */
+async function listAll(
+  bucket: StoreBucket,
+  options: { prefix: string; delimiter?: string },
+  take: (page: Awaited<ReturnType<StoreBucket['list']>>) => readonly string[],
+): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
-    for (const o of page.objects) out.push(o.key);
+    const page = await bucket.list({ ...options, ...(cursor === undefined ? {} : { cursor }) });
+    out.push(...take(page));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor !== undefined);
   return out;

@@ -6,7 +6,7 @@
  */
 import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
-import { batchKey, kBatchKey, listKeys, namespaceOf } from './batches.js';
+import { batchKey, batchNumberOf, listKeys, namespaceOf } from './batches.js';
 import type { LogEvent } from './events.js';
 import { checkBatch, readBatchLines } from './verify.js';
 
@@ -37,8 +37,8 @@ export class Detections {
   async batches(zone: string): Promise<number[]> {
     const out: number[] = [];
     for (const key of await listKeys(this.#events, `events/${zone}/`)) {
-      const m = kBatchKey.exec(key);
-      if (m !== null && m[1] === zone && Number(m[2]) >= 1) out.push(Number(m[2]));
+      const n = batchNumberOf(key, zone);
+      if (n !== undefined) out.push(n);
     }
     return out.sort((a, b) => a - b);
   }

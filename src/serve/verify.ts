@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { batchKey, kBatchKey, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
+import { batchKey, batchNumberOf, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { zoneOfIdOrHost } from './zones.js';
 
@@ -198,9 +198,8 @@ async function verifyZone(
   const batches = new Map<number, string>();
   if (events !== null) {
     for (const key of await listKeys(events, `events/${zone}/`)) {
-      const m = kBatchKey.exec(key);
-      const n = m ? Number(m[2]) : 0;
-      if (!m || m[1] !== zone || n < 1) problems.push(problem('VERIFY_UNEXPECTED_KEY', null, key, `${key} is not a batch key (events/{zone}/{10-digit batch number}.ndjson)`));
+      const n = batchNumberOf(key, zone);
+      if (n === undefined) problems.push(problem('VERIFY_UNEXPECTED_KEY', null, key, `${key} is not a batch key (events/{zone}/{10-digit batch number}.ndjson)`));
       else batches.set(n, key);
     }
   }
