@@ -28,6 +28,7 @@ import { kContentKinds, kDensities, makeBody, makeSizedBody, type Body, type Den
 import { BareThreads } from './bare.js';
 import { median } from './measure.js';
 import { Rng, seedOf } from './prng.js';
+import { threadCpuNs, threadSplit, type ThreadSplit } from './threads.js';
 
 /** Backend names the pool accepts (`createScanner({ backend })`). */
 export type PoolBackend = 'auto' | 're2' | 're2-wasm';
@@ -57,11 +58,17 @@ export interface PoolThroughput {
    * average), and the cores kept busy by everything else on the machine meanwhile (from /proc/stat;
    * absent where it cannot be read).
    */
-  rounds: Array<{ ms: number; mbps: number; cpuPerWall: number; otherCores?: number }>;
+  rounds: Array<{ ms: number; mbps: number; cpuPerWall: number; otherCores?: number; threads?: ThreadSplit }>;
   /** Medians of the rounds. */
   mbps: number;
   cpuPerWall: number;
   otherCores?: number;
+  /**
+   * The process's CPU by thread, in cores (bench/threads.ts): the scan threads (`workers` of them),
+   * the calling thread, all others (V8's helpers...); each the median of the rounds' figures. Absent
+   * where /proc cannot be read.
+   */
+  threads?: ThreadSplit;
   /** Findings of one round: the same for 1 and 2 workers, or the reports differ. */
   findings: number;
 }
@@ -204,29 +211,37 @@ function machineTicks(): { busy: number; total: number } | null {
  */
 function scanAll(
   s: Scanner,
+  workers: number,
   bodies: readonly { bytes: Uint8Array; contentType: string }[],
 ): Promise<Measured> {
   // Only the count is kept: a report of a dense body holds thousands of findings.
-  return measured(async () => {
+  return measured(workers, async () => {
     const counts = await Promise.all(bodies.map((b) => s.analyze(b.bytes, { contentType: b.contentType }).then((r) => r.findings.length)));
     return counts.reduce((a, b) => a + b, 0);
   });
 }
 
-/** A measured pass: wall and process CPU milliseconds, findings, and the other processes' cores meanwhile. */
-type Measured = { ms: number; cpuMs: number; findings: number; otherCores?: number };
+/** A measured pass: wall and process CPU milliseconds, findings, the other processes' cores meanwhile, and this process's CPU by thread. */
+type Measured = { ms: number; cpuMs: number; findings: number; otherCores?: number; threads?: ThreadSplit };
 
-/** Wall and process CPU time of `run` (which resolves with a findings count), and the other processes' cores meanwhile. */
-async function measured(run: () => Promise<number>): Promise<Measured> {
+/**
+ * Wall and process CPU time of `run` (which resolves with a findings count) on `scanThreads` scanning
+ * threads, the other processes' cores meanwhile, and the process's CPU split by thread.
+ */
+async function measured(scanThreads: number, run: () => Promise<number>): Promise<Measured> {
   const ticks0 = machineTicks();
+  const threads0 = threadCpuNs();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const findings = await run();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const threads1 = threadCpuNs();
   const ticks1 = machineTicks();
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const out: Measured = { ms, cpuMs, findings };
+  // The main thread's id is the process id on Linux.
+  if (threads0 !== null && threads1 !== null) out.threads = threadSplit(threads0, threads1, ms, process.pid, scanThreads);
   if (ticks0 !== null && ticks1 !== null && ticks1.total > ticks0.total) {
     const busyCores = ((ticks1.busy - ticks0.busy) / (ticks1.total - ticks0.total)) * cpus().length;
     out.otherCores = Math.max(0, busyCores - cpuMs / ms);
@@ -271,15 +286,15 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
   try {
     for (const workers of [1, 2]) {
       const s = await createScanner({ workers, backend: req.backend, maxQueue });
-      runners.push({ workers, noun: 'worker', corpora: ['batch', '1MB'], run: (c) => scanAll(s, corpora[c]), close: () => s.close() });
+      runners.push({ workers, noun: 'worker', corpora: ['batch', '1MB'], run: (c) => scanAll(s, workers, corpora[c]), close: () => s.close() });
     }
     for (const workers of [1, 2]) {
       const b = await BareThreads.start(workers, req.backend, batch);
-      runners.push({ kind: 'bare', workers, noun: 'bare thread', corpora: ['batch'], run: () => measured(() => b.pass()), close: () => b.close() });
+      runners.push({ kind: 'bare', workers, noun: 'bare thread', corpora: ['batch'], run: () => measured(workers, () => b.pass()), close: () => b.close() });
     }
     for (const workers of [1, 2]) {
       const b = await BareThreads.start(workers, req.backend, batch, 'compute');
-      runners.push({ kind: 'compute', workers, noun: 'compute thread', corpora: ['batch'], run: () => measured(() => b.pass()), close: () => b.close() });
+      runners.push({ kind: 'compute', workers, noun: 'compute thread', corpora: ['batch'], run: () => measured(workers, () => b.pass()), close: () => b.close() });
     }
     // The warm-up: every worker compiles its patterns (re2-wasm: lazily) and its code warms up. Each
     // worker is an isolate that JIT-compiles the engine on its own, and V8 goes on optimising the
@@ -320,13 +335,14 @@ async function childThroughput(req: ChildRequest): Promise<{ items: PoolThroughp
       const items = runners.filter((r) => r.corpora.includes(corpus)).map((runner) => ({ runner, workers: runner.workers, rounds: [] as PoolThroughput['rounds'], findings: 0 }));
       for (let r = 0; r < rounds; r++) {
         for (const item of items) {
-          const { ms, cpuMs, findings, otherCores } = await item.runner.run(corpus);
+          const { ms, cpuMs, findings, otherCores, threads } = await item.runner.run(corpus);
           const mbps = bytesOf(bodies) / 1e6 / (ms / 1000);
-          item.rounds.push({ ms, mbps, cpuPerWall: cpuMs / ms, ...(otherCores !== undefined && { otherCores }) });
+          item.rounds.push({ ms, mbps, cpuPerWall: cpuMs / ms, ...(otherCores !== undefined && { otherCores }), ...(threads !== undefined && { threads }) });
           item.findings = findings;
           const others = otherCores === undefined ? '' : `  other processes ${otherCores.toFixed(2)} cores`;
+          const split = threads === undefined ? '' : `  threads: scan ${threads.scan.toFixed(2)} calling ${threads.calling.toFixed(2)} other ${threads.other.toFixed(2)}`;
           const who = `${item.workers} ${item.runner.noun}${item.workers > 1 ? 's' : ' '}`;
-          log(`pool     ${corpus.padEnd(5)} ${who} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}${others}`);
+          log(`pool     ${corpus.padEnd(5)} ${who} round ${r + 1}: ${mbps.toFixed(2).padStart(7)} MB/s  CPU/wall ${(cpuMs / ms).toFixed(2)}${split}${others}`);
         }
       }
       for (const item of items) out.push({ ...(item.runner.kind !== undefined && { kind: item.runner.kind }), ...summary(item, corpus, bodies) });
@@ -357,8 +373,10 @@ interface Runner {
 /** A runner's rounds on one corpus (a pool scanner's, the bare or the compute threads'), with their medians. */
 function summary(item: { workers: number; rounds: PoolThroughput['rounds']; findings: number }, corpus: PoolThroughput['corpus'], bodies: readonly Body[]): PoolThroughput {
   const others = item.rounds.flatMap((x) => (x.otherCores === undefined ? [] : [x.otherCores]));
+  const threads = item.rounds.flatMap((x) => (x.threads === undefined ? [] : [x.threads]));
   return {
     ...(others.length > 0 && { otherCores: median(others) }),
+    ...(threads.length > 0 && { threads: { scan: median(threads.map((t) => t.scan)), calling: median(threads.map((t) => t.calling)), other: median(threads.map((t) => t.other)) } }),
     workers: item.workers,
     corpus,
     bodies: bodies.length,
@@ -383,7 +401,7 @@ async function childMemory(req: ChildRequest): Promise<PoolMemory> {
   // The default body path, as a caller gets it: the main thread copies each body into a buffer of its own, moved to the worker.
   const s = await createScanner({ workers: req.workers, backend: req.backend, maxQueue: big.length });
   try {
-    await scanAll(s, warm);
+    await scanAll(s, req.workers, warm);
     collectGarbage();
     await sleep(300);
     const idle = await quietReading();
@@ -401,7 +419,7 @@ async function childMemory(req: ChildRequest): Promise<PoolMemory> {
     try {
       for (let r = 0; r < plan.memoryRounds; r++) {
         const r0 = performance.now();
-        await scanAll(s, big);
+        await scanAll(s, req.workers, big);
         done++;
         // Another round only if it fits the budget (a slow backend gets one).
         if (performance.now() - t0 + (performance.now() - r0) > req.budgetMs) break;

@@ -397,6 +397,23 @@ export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: nu
   };
 }
 
+/**
+ * Where the 1- and 2-worker rounds' CPU went by thread, and what the pool's own threads left the
+ * workers: with one worker the calling thread and the others run on the idle core; with two, every
+ * core they take is one the workers do not get. Null when the threads were not read.
+ */
+export function poolThreadsLine(one: PoolThroughput, two: PoolThroughput, cores: number): string | null {
+  const a = one.threads;
+  const b = two.threads;
+  if (a === undefined || b === undefined) return null;
+  const f = (x: number) => x.toFixed(2);
+  return (
+    `by thread (cores, medians of the rounds): 1 worker ${f(a.scan)}, calling thread ${f(a.calling)}, other threads ${f(a.other)}; ` +
+    `2 workers ${f(b.scan)}, calling thread ${f(b.calling)}, other threads ${f(b.other)}: with two workers the pool's other threads took ${f(b.calling + b.other)} of the ${cores} cores ` +
+    `(with one, ${f(a.calling + a.other)} on the idle core), so two workers at one's pace would make at most ${fmtX(Math.min(cores - b.calling - b.other, 2 * a.scan) / a.scan)}× its throughput`
+  );
+}
+
 /** The pool's (or, with `kind`, the bare engine threads' or the compute loop's) rounds on a corpus with so many workers. */
 export function poolItem(items: readonly PoolThroughput[], corpus: PoolThroughput['corpus'], workers: number, kind?: PoolThroughput['kind']): PoolThroughput | undefined {
   return items.find((t) => t.corpus === corpus && t.workers === workers && t.kind === kind);
@@ -470,13 +487,14 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
     batch: `batch: ${b.bodies} bodies, ${fmtNum(b.minBytes / 1024, 0)}–${fmtNum(b.maxBytes / 1024, 0)} KiB (${b.dense} dense), ${fmtNum(b.bytes / 1e6)} MB`,
     '1MB': `1 MiB bodies: ${p.corpus.big.bodies}, ${fmtNum(p.corpus.big.bytes / 1e6)} MB`,
   };
-  const header = ['corpus', 'workers', 'MB/s', 'rounds MB/s', 'CPU/wall', 'MB/CPU-s', 'others', 'findings'];
+  const header = ['corpus', 'workers', 'MB/s', 'rounds MB/s', 'CPU/wall', 'scan/calling/other', 'MB/CPU-s', 'others', 'findings'];
   const rows = p.throughput.map((t) => [
     t.kind === 'bare' ? `${t.corpus}: bare engine threads (no pool)` : t.kind === 'compute' ? `${t.corpus}: compute loop threads (host)` : corpusName[t.corpus],
     String(t.workers),
     fmtNum(t.mbps),
     t.rounds.map((r) => fmtNum(r.mbps)).join(' '),
     t.cpuPerWall.toFixed(2),
+    t.threads === undefined ? '?' : `${t.threads.scan.toFixed(2)} ${t.threads.calling.toFixed(2)} ${t.threads.other.toFixed(2)}`,
     fmtNum(t.mbps / t.cpuPerWall),
     t.otherCores === undefined ? '?' : t.otherCores.toFixed(2),
     t.kind === 'compute' ? '–' : String(t.findings),
@@ -484,7 +502,7 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   const lines = [
     `Pool: createScanner({ workers: 1 | 2 }), backend ${p.backend}, default rules; every body of a round submitted at once (maxQueue raised to the corpus), ` +
       `after a warm-up of ${p.warmup.batchPerWorker} passes over the batch corpus per worker and ${p.warmup.big} over the 1 MiB bodies; 1 and 2 workers take turns round by round; ${p.seconds.toFixed(0)} s; ${load}.`,
-    table([header, ...rows], [false, true, true, false, true, true, true, true]),
+    table([header, ...rows], [false, true, true, false, true, true, true, true, true]),
   ];
   const ratios: string[] = [];
   for (const corpus of ['batch', '1MB'] as const) {
@@ -504,6 +522,7 @@ export function formatPool(p: PoolPhaseResult, cores: number): string {
   if (host !== undefined) ratios.push(`compute loop threads ${fmtX(poolSpeedup(host.one, host.two))}×`);
   lines.push(
     `2 workers / 1 worker: ${ratios.join(', ')}. CPU/wall = the bench process's CPU time / wall time (cores it kept busy, main thread included); ` +
+      `scan/calling/other = that CPU by thread (/proc/self/task/*/schedstat, bench/threads.ts): the scanning threads (the workers), the calling thread, all other threads (V8's helpers...); ` +
       `MB/CPU-s = MB scanned per second of that CPU time (cost per byte, whatever the load); ` +
       `others = cores kept busy by other processes meanwhile (/proc/stat); medians of the rounds; 2/1 = median of each round's 2-worker MB/s over the 1-worker round before it. ` +
       `Bare engine threads = the in-thread engine in 1 or 2 plain worker threads taking the same bodies from one shared counter (bench/bare.ts), in the same rounds: no pool, no calling-thread work. ` +
@@ -553,6 +572,8 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
             `the 1-worker rounds' ${one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / one.cpuPerWall)}× on ${p.cores} cores`,
         );
       }
+      const byThread = one !== undefined && two !== undefined ? poolThreadsLine(one, two, p.cores) : null;
+      if (byThread !== null) lines.push(`        ${byThread}`);
       const bare = poolPair(p.throughput, 'batch', 'bare');
       if (bare !== undefined && item !== undefined) {
         const machine = poolSpeedup(bare.one, bare.two);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
 import { piecesOf } from '../../bench/bodies.js';
-import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, formatPool, kHostFullCores, pairedRatio, poolSplit, poolSpeedup, poolWhenHostFull, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, formatPool, kHostFullCores, pairedRatio, poolSplit, poolThreadsLine, poolSpeedup, poolWhenHostFull, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
@@ -205,6 +205,24 @@ describe('bench goals: pool speed-up paired by round', () => {
     const text = formatPoolGoals(evaluatePoolGoals(phase(one, two)), phase(one, two));
     expect(text).toContain('split: 1.52× the cores kept busy × 0.94× the work per CPU-second');
     expect(text).toContain('1.25 cores bound the first factor to 1.60× on 2 cores');
+  });
+
+  it('says what the calling and other threads took beside the workers, and the bound it leaves two workers', () => {
+    const one = { ...item(1, [50, 50, 50]), threads: { scan: 0.98, calling: 0.06, other: 0.04 } };
+    const two = { ...item(2, [90, 90, 90]), threads: { scan: 1.82, calling: 0.1, other: 0.06 } };
+    const line = poolThreadsLine(one, two, 2)!;
+    expect(line).toContain('1 worker 0.98, calling thread 0.06, other threads 0.04; 2 workers 1.82, calling thread 0.10, other threads 0.06');
+    expect(line).toContain("the pool's other threads took 0.16 of the 2 cores (with one, 0.10 on the idle core)");
+    // (2 - 0.16) / 0.98 = 1.88: the cores left to two workers, at the lone worker's CPU per round.
+    expect(line).toContain('at most 1.88×');
+    // Threads that take nothing leave two whole cores: the bound is twice one worker, not more.
+    expect(poolThreadsLine({ ...one, threads: { scan: 0.9, calling: 0, other: 0 } }, { ...two, threads: { scan: 1.8, calling: 0, other: 0 } }, 2)).toContain('at most 2.00×');
+    expect(poolThreadsLine(item(1, [50]), two, 2)).toBeNull();
+    const p = phase(one, two);
+    expect(formatPoolGoals(evaluatePoolGoals(p), p)).toContain(line);
+    const table = formatPool({ ...p, corpus: { batch: { bodies: 200, bytes: 12e6, minBytes: 16384, maxBytes: 131072, dense: 50 }, big: { bodies: 2, bytes: 2e6 } } } as PoolPhaseResult, 2);
+    expect(table).toMatch(/scan\/calling\/other/);
+    expect(table).toContain('1.82 0.10 0.06');
   });
 });
 
