@@ -28,7 +28,7 @@ import { kContentKinds, kDensities, makeBody, makeSizedBody, type Body, type Den
 import { BareThreads } from './bare.js';
 import { median } from './measure.js';
 import { Rng, seedOf } from './prng.js';
-import { threadCpuNs, threadSplit, type ThreadSplit } from './threads.js';
+import { medianSplit, threadCpuNs, threadSplit, type ThreadSplit } from './threads.js';
 
 /** Backend names the pool accepts (`createScanner({ backend })`). */
 export type PoolBackend = 'auto' | 're2' | 're2-wasm';
@@ -130,9 +130,8 @@ function warmBatchPasses(quick: boolean): number {
   return quick ? 2 : kWarmBatchPassesPerWorker;
 }
 
-/** Corpus sizes: the full run's batch is about 10 MB; quick keeps the same mix, fewer bodies. */
 /**
- * Corpus and rounds. The rounds are a ceiling: a child measures one warm-up pass first and keeps only
+ * Corpus sizes (the full run's batch is about 12 MB; quick keeps the same mix, fewer bodies) and rounds. The rounds are a ceiling: a child measures one warm-up pass first and keeps only
  * as many rounds as fit in its budget (a slow backend, e.g. `--backend re2-wasm`, gets one).
  */
 function corpusPlan(quick: boolean): { batchBodies: number; bigCopies: number; batchRounds: number; bigRounds: number; memoryRounds: number } {
@@ -376,7 +375,7 @@ function summary(item: { workers: number; rounds: PoolThroughput['rounds']; find
   const threads = item.rounds.flatMap((x) => (x.threads === undefined ? [] : [x.threads]));
   return {
     ...(others.length > 0 && { otherCores: median(others) }),
-    ...(threads.length > 0 && { threads: { scan: median(threads.map((t) => t.scan)), calling: median(threads.map((t) => t.calling)), other: median(threads.map((t) => t.other)) } }),
+    ...(threads.length > 0 && { threads: medianSplit(threads) }),
     workers: item.workers,
     corpus,
     bodies: bodies.length,

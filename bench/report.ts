@@ -557,23 +557,26 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
       continue;
     }
     if (g.goal.startsWith('2 workers')) {
-      const one = poolItem(p.throughput, 'batch', 1);
-      const two = poolItem(p.throughput, 'batch', 2);
+      const pair = poolPair(p.throughput, 'batch');
+      const one = pair?.one;
+      const two = pair?.two;
       const item = g.items[0];
       lines.push(
         `${verdict}  [${g.ruleSet}] ${g.goal}: ${fmtX(item?.value ?? NaN)}× paired by round (1 worker ${fmtNum(one?.mbps ?? NaN)} MB/s, 2 workers ${fmtNum(two?.mbps ?? NaN)} MB/s, medians of ${one?.rounds.length ?? 0} rounds; ` +
           `CPU/wall ${one?.cpuPerWall.toFixed(2) ?? '?'} and ${two?.cpuPerWall.toFixed(2) ?? '?'}; other processes ${two?.otherCores?.toFixed(2) ?? '?'} cores; ` +
           `load average ${p.loadavg.start[0]?.toFixed(2) ?? '?'} → ${p.loadavg.end[0]?.toFixed(2) ?? '?'})`,
       );
-      const split = one !== undefined && two !== undefined ? poolSplit(one, two) : null;
-      if (split !== null && one !== undefined) {
-        lines.push(
-          `        split: ${fmtX(split.cores)}× the cores kept busy × ${split.perCpu.toFixed(2)}× the work per CPU-second (medians of paired rounds); ` +
-            `the 1-worker rounds' ${one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / one.cpuPerWall)}× on ${p.cores} cores`,
-        );
+      if (pair !== undefined) {
+        const split = poolSplit(pair.one, pair.two);
+        if (split !== null) {
+          lines.push(
+            `        split: ${fmtX(split.cores)}× the cores kept busy × ${split.perCpu.toFixed(2)}× the work per CPU-second (medians of paired rounds); ` +
+              `the 1-worker rounds' ${pair.one.cpuPerWall.toFixed(2)} cores bound the first factor to ${fmtX(p.cores / pair.one.cpuPerWall)}× on ${p.cores} cores`,
+          );
+        }
+        const byThread = poolThreadsLine(pair.one, pair.two, p.cores);
+        if (byThread !== null) lines.push(`        ${byThread}`);
       }
-      const byThread = one !== undefined && two !== undefined ? poolThreadsLine(one, two, p.cores) : null;
-      if (byThread !== null) lines.push(`        ${byThread}`);
       const bare = poolPair(p.throughput, 'batch', 'bare');
       if (bare !== undefined && item !== undefined) {
         const machine = poolSpeedup(bare.one, bare.two);

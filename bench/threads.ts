@@ -11,6 +11,7 @@
  * a CPU in nanoseconds; `stat`'s ticks are 10 ms, too coarse for rounds of a tenth of a second).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { median } from './measure.js';
 
 /** CPU time in cores over a round (CPU seconds per wall second), by thread role. */
 export interface ThreadSplit {
@@ -58,4 +59,9 @@ export function threadSplit(before: ReadonlyMap<number, number>, after: Readonly
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const cores = (ns: number) => ns / 1e6 / ms;
   return { scan: cores(sum(used.slice(0, scanThreads))), calling: cores(calling), other: cores(sum(used.slice(scanThreads))) };
+}
+
+/** The median of each role over several rounds' splits. */
+export function medianSplit(splits: readonly ThreadSplit[]): ThreadSplit {
+  return { scan: median(splits.map((t) => t.scan)), calling: median(splits.map((t) => t.calling)), other: median(splits.map((t) => t.other)) };
 }

@@ -18,7 +18,7 @@ import { isZoneId, zoneOfIdOrHost } from '../serve/zones.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
 import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch, type SwitchChanges } from './model.js';
-import { detectionsPage, errorPage, kDashboardCss, signInPage, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
+import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
 /** Largest form accepted (the rules form with every switch set is about 6 KB). */
@@ -125,7 +125,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
           const zone = zoneOfIdOrHost(asked);
           if (zone === undefined) {
             page(res, 400, zonesPage(viewer, await visibleZones(service, session.token), { kind: 'error', text: `'${asked}' is neither a zone id (32 hexadecimal digits) nor a host name.` }));
-          } else redirect(res, `/zones/${zone}/sensitive-data`);
+          } else redirect(res, zoneBase(zone));
           return true;
         }
         page(res, 200, zonesPage(viewer, await visibleZones(service, session.token)));
@@ -145,7 +145,6 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         page(res, 403, errorPage('Not allowed', { kind: 'error', text: `This token cannot act on zone ${zone}.` }, viewer));
         return true;
       }
-      const base = `/zones/${zone}/sensitive-data`;
       if (action === undefined) {
         req.resume();
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
@@ -184,7 +183,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined));
         return true;
       }
-      redirect(res, `${base}?done=${action}`);
+      redirect(res, `${zoneBase(zone)}?done=${action}`);
       return true;
     } catch (err) {
       const b = bannerOf(err, onError);

@@ -8,6 +8,11 @@ import type { DetectionBatch } from '../serve/index.js';
 import { html, type Html } from './html.js';
 import { kSwitches, type Deployment, type Switch, type Switches } from './model.js';
 
+/** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
+export function zoneBase(zone: string): string {
+  return `/zones/${zone}/sensitive-data`;
+}
+
 export interface Viewer {
   token: TokenInfo;
   csrf: string;
@@ -78,7 +83,7 @@ ${banner(b)}
 ${
   zones.length === 0
     ? html`<p>No zone has a configuration yet.</p>`
-    : html`<ul class="zones">${zones.map((z) => html`<li><a href="/zones/${z}/sensitive-data"><code>${z}</code></a></li>`)}</ul>`
+    : html`<ul class="zones">${zones.map((z) => html`<li><a href="${zoneBase(z)}"><code>${z}</code></a></li>`)}</ul>`
 }`,
     viewer,
   );
@@ -109,7 +114,7 @@ function matches(q: string, r: { id: string; description: string; tags: string[]
 }
 
 export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
-  const base = `/zones/${v.zone}/sensitive-data`;
+  const base = zoneBase(v.zone);
   const canEdit = tokenAllows(viewer.token, v.zone, true);
   const { deployment: d, switches: s } = v;
   const rule = d.rule;
@@ -197,7 +202,7 @@ const kStateText: Record<DetectionBatch['state'], string> = {
 };
 
 export function detectionsPage(viewer: Viewer, v: DetectionsView): Html {
-  const base = `/zones/${v.zone}/sensitive-data`;
+  const base = zoneBase(v.zone);
   const shown = v.batches.reduce((n, b) => n + b.events.length, 0);
   return layout(
     'Detections',

@@ -86,13 +86,13 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Young-generation size of each worker (see the pool's resourceLimits); measured in bench/. */
+export const kYoungGenerationMb = 32;
+
 /**
  * Where the worker module is: next to this file, as `.ts` when running from source (tests, `tsx`),
  * which then needs the tsx loader in the worker, or `.js` in the built package.
  */
-/** Young-generation size of each worker (see the pool's resourceLimits); measured in bench/. */
-export const kYoungGenerationMb = 32;
-
 function workerEntry(): { filename: string; execArgv: string[] | undefined } {
   const fromSource = import.meta.url.endsWith('.ts');
   const filename = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url));

@@ -18,9 +18,14 @@ import { AuditError, type AuditLog } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
 import { batchBytes, type PendingEvent } from './events.js';
 
+/** Where the batches of zone `zone` are kept in the events bucket (the prefix of its batch keys). */
+export function batchPrefix(zone: string): string {
+  return `events/${zone}/`;
+}
+
 /** Batch key of zone `zone`, number `n` (zero-padded so a listing is in batch order). */
 export function batchKey(zone: string, n: number): string {
-  return `events/${zone}/${String(n).padStart(10, '0')}.ndjson`;
+  return `${batchPrefix(zone)}${String(n).padStart(10, '0')}.ndjson`;
 }
 
 const kBatchKey = /^events\/([0-9a-f]{32})\/([0-9]{10})\.ndjson$/;

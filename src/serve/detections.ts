@@ -6,7 +6,7 @@
  */
 import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
-import { batchKey, batchNumberOf, listKeys, namespaceOf } from './batches.js';
+import { batchKey, batchNumberOf, batchPrefix, listKeys, namespaceOf } from './batches.js';
 import type { LogEvent } from './events.js';
 import { checkBatch, readBatchLines } from './verify.js';
 
@@ -36,7 +36,7 @@ export class Detections {
   /** The zone's batch numbers, in ascending order. */
   async batches(zone: string): Promise<number[]> {
     const out: number[] = [];
-    for (const key of await listKeys(this.#events, `events/${zone}/`)) {
+    for (const key of await listKeys(this.#events, batchPrefix(zone))) {
       const n = batchNumberOf(key, zone);
       if (n !== undefined) out.push(n);
     }

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { batchKey, batchNumberOf, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
+import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { zoneOfIdOrHost } from './zones.js';
 
@@ -147,7 +147,7 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
         return {
           ok: false,
           keys,
-          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under events/${only}/ and no namespace ${namespace} in the audit log`)] }],
+          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under ${batchPrefix(only)} and no namespace ${namespace} in the audit log`)] }],
         };
       }
     }
@@ -197,7 +197,7 @@ async function verifyZone(
   const problems: VerifyProblem[] = [];
   const batches = new Map<number, string>();
   if (events !== null) {
-    for (const key of await listKeys(events, `events/${zone}/`)) {
+    for (const key of await listKeys(events, batchPrefix(zone))) {
       const n = batchNumberOf(key, zone);
       if (n === undefined) problems.push(problem('VERIFY_UNEXPECTED_KEY', null, key, `${key} is not a batch key (events/{zone}/{10-digit batch number}.ndjson)`));
       else batches.set(n, key);
