@@ -121,8 +121,12 @@ export class PoolScanner implements Scanner {
   readonly #shared = new SharedBytes();
   /** Bodies (and warm-ups) accepted and not settled yet, for the watchdog. */
   readonly #running = new Set<Running>();
-  /** Bodies waiting for a task, oldest first (`#queueHead` is the next one). */
-  #queue: Pending[] = [];
+  /**
+   * Bodies waiting for a task, oldest first (`#queueHead` is the next one). A body's slot is cleared as
+   * it leaves for a task: a taken entry left in place kept its settled promise, and so its report and
+   * findings, alive until the queue next ran empty (see #pump).
+   */
+  #queue: (Pending | undefined)[] = [];
   #queueHead = 0;
   /** Bytes of the bodies in the queue. */
   #queuedBytes = 0;
@@ -319,7 +323,7 @@ export class PoolScanner implements Scanner {
         if (batch.length > 0 && bytes + next.g.bytes.length > maxBytes) break;
         batch.push(next);
         bytes += next.g.bytes.length;
-        this.#queueHead++;
+        this.#queue[this.#queueHead++] = undefined;
       }
       this.#queuedBytes -= bytes;
       if (this.#queueHead === this.#queue.length) {

@@ -69,7 +69,11 @@ let previous: Promise<unknown> = Promise.resolve();
  */
 export default function scanTask(task: PoolTask): Promise<PoolResult> {
   const run = previous.then(() => runTask(task));
-  previous = run.catch(() => {});
+  // Only the turn is kept, not the result (`run.catch` would hold the last task's reports until the next).
+  previous = run.then(
+    () => {},
+    () => {},
+  );
   return run;
 }
 

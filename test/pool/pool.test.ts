@@ -1,4 +1,6 @@
 import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScanner } from '../../src/scanner.js';
@@ -10,6 +12,8 @@ import { SharedBytes, kKeptBytes } from '../../src/pool/body.js';
 // Real workers, no mocks. Faults are injected through the worker's hidden test hook, which the worker
 // honours only with LEAKSCAN_TEST_HOOKS=1 in its environment (workers copy it when they start).
 process.env.LEAKSCAN_TEST_HOOKS = '1';
+// For the retention test: `gc` in a new context (see runInNewContext below).
+setFlagsFromString('--expose-gc');
 
 /** Financial rules only: they compile in milliseconds, so each pool starts fast. */
 const kRules = { disable: ['pii', 'secrets'] };
@@ -75,6 +79,38 @@ describe('pool with two workers', () => {
     expect(bigReport.bytesSeen).toBe(Buffer.byteLength(big));
     // The two cards inside the cap are found, the one past it is not.
     expect(bigReport.findings).toHaveLength(2);
+  });
+
+  it('lets a settled body\'s report go while later bodies still wait in the queue', async () => {
+    // A busy proxy's queue may never run empty: the pool must not hold the reports (and findings) of
+    // the bodies it has handed back. 400 bodies of about 16 KiB: the queue still holds most of them when
+    // the 20th settles (not one of the first: they leave at once, each in a task of its own).
+    const gc = runInNewContext('gc') as () => void;
+    let first: WeakRef<object> | undefined;
+    let settled = 0;
+    let midway!: () => void;
+    const reached = new Promise<void>((resolve) => (midway = resolve));
+    const all = Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        s.analyze(cardBody(i, 16_000), kJson).then((r) => {
+          if (++settled === 20) first = new WeakRef(r.findings);
+          if (settled === 40) midway();
+          return r.findings.length;
+        }),
+      ),
+    );
+    await reached;
+    // WeakRef targets live to the end of the job that made them: collect in later turns.
+    for (let i = 0; i < 3 && first!.deref() !== undefined; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    const waiting = s.stats().queueSize;
+    const collected = first!.deref() === undefined;
+    const counts = await all;
+    expect(waiting).toBeGreaterThan(100);
+    expect(collected).toBe(true);
+    expect(counts.every((n) => n === 1)).toBe(true);
   });
 
   /** A 1 GiB stream made of one reused chunk, sampling external (ArrayBuffer) memory as it is read. */
