@@ -131,8 +131,9 @@ function warmBatchPasses(quick: boolean): number {
 }
 
 /**
- * Corpus sizes (the full run's batch is about 12 MB; quick keeps the same mix, fewer bodies) and rounds. The rounds are a ceiling: a child measures one warm-up pass first and keeps only
- * as many rounds as fit in its budget (a slow backend, e.g. `--backend re2-wasm`, gets one).
+ * Corpus sizes (the full run's batch is about 12 MB; quick keeps the same mix, fewer bodies) and
+ * rounds. The rounds are a ceiling: a child measures one warm-up pass first and keeps only as many
+ * rounds as fit in its budget (a slow backend, e.g. `--backend re2-wasm`, gets one).
  */
 function corpusPlan(quick: boolean): { batchBodies: number; bigCopies: number; batchRounds: number; bigRounds: number; memoryRounds: number } {
   return quick

@@ -368,15 +368,15 @@ export const kPoolMemoryGoalMB = 64;
  */
 export function poolSpeedup(one: PoolThroughput, two: PoolThroughput): number {
   const pairs = pairedRounds(one, two);
-  if (pairs === null || pairs.length === 0) return two.mbps / one.mbps;
+  if (pairs.length === 0) return two.mbps / one.mbps;
   return median(pairs.map(([a, b]) => b.mbps / a.mbps));
 }
 
 type PoolRound = PoolThroughput['rounds'][number];
 
-/** Each 2-worker round with the 1-worker round before it; null when the rounds do not pair up. */
-function pairedRounds(one: PoolThroughput, two: PoolThroughput): Array<[PoolRound, PoolRound]> | null {
-  if (one.rounds.length !== two.rounds.length) return null;
+/** Each 2-worker round with the 1-worker round before it; none when the rounds do not pair up. */
+function pairedRounds(one: PoolThroughput, two: PoolThroughput): Array<[PoolRound, PoolRound]> {
+  if (one.rounds.length !== two.rounds.length) return [];
   return two.rounds.map((r, i) => [one.rounds[i]!, r]);
 }
 
@@ -389,7 +389,7 @@ function pairedRounds(one: PoolThroughput, two: PoolThroughput): Array<[PoolRoun
  */
 export function poolSplit(one: PoolThroughput, two: PoolThroughput): { cores: number; perCpu: number } | null {
   const pairs = pairedRounds(one, two);
-  if (pairs === null || pairs.length === 0) return null;
+  if (pairs.length === 0) return null;
   const perCpu = (r: PoolRound) => r.mbps / r.cpuPerWall;
   return {
     cores: median(pairs.map(([a, b]) => b.cpuPerWall / a.cpuPerWall)),
@@ -438,8 +438,8 @@ export const kHostFullCores = 1.9;
 export function poolWhenHostFull(items: readonly PoolThroughput[]): { rounds: number; of: number; pool: number; bare: number | null } | null {
   const ratios = (kind?: PoolThroughput['kind']): number[] | null => {
     const pair = poolPair(items, 'batch', kind);
-    const pairs = pair === undefined ? null : pairedRounds(pair.one, pair.two);
-    return pairs === null ? null : pairs.map(([a, b]) => b.mbps / a.mbps);
+    const pairs = pair === undefined ? [] : pairedRounds(pair.one, pair.two);
+    return pairs.length === 0 ? null : pairs.map(([a, b]) => b.mbps / a.mbps);
   };
   const host = ratios('compute');
   const pool = ratios();

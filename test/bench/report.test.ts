@@ -128,6 +128,10 @@ describe('bench goals: pool speed-up paired by round', () => {
   const phase = (one: PoolThroughput, two: PoolThroughput): PoolPhaseResult =>
     ({ status: 'ok', backend: 're2', throughput: [one, two], warmup: { batchPerWorker: 24, big: 4 }, memory: [], corpus: {}, loadavg: { start: [0, 0, 0], end: [0, 0, 0] }, cores: 2, seconds: 1, memoryMethod: '' }) as unknown as PoolPhaseResult;
 
+  /** The pool table of a phase, with a batch corpus of 200 bodies. */
+  const poolTable = (p: PoolPhaseResult): string =>
+    formatPool({ ...p, corpus: { batch: { bodies: 200, bytes: 12e6, minBytes: 16384, maxBytes: 131072, dense: 50 }, big: { bodies: 2, bytes: 2e6 } } } as PoolPhaseResult, 2);
+
   it('takes the median of each round\'s 2-worker figure over the 1-worker one beside it', () => {
     // Pairs 1.9, 1.9, 1.29: median 1.9 passes, where the medians' ratio (40 / 30) would fail.
     const [pass] = evaluatePoolGoals(phase(item(1, [10, 30, 31]), item(2, [19, 57, 40])));
@@ -179,7 +183,7 @@ describe('bench goals: pool speed-up paired by round', () => {
     expect(goals[0]!.pass).toBe(false);
     const text = formatPoolGoals(goals, p);
     expect(text).toContain(`a compute loop with no engine and nothing allocated made 1.90× in two threads over one; in the 3 of 5 rounds where it reached ${kHostFullCores.toFixed(2)}× (two whole cores), the pool made 1.80× and the bare engine threads 1.85×`);
-    const table = formatPool({ ...p, corpus: { batch: { bodies: 200, bytes: 12e6, minBytes: 16384, maxBytes: 131072, dense: 50 }, big: { bodies: 2, bytes: 2e6 } } } as PoolPhaseResult, 2);
+    const table = poolTable(p);
     expect(table).toContain('after a warm-up of 24 passes over the batch corpus per worker and 4 over the 1 MiB bodies');
     expect(table).toContain('compute loop threads 1.90×');
     expect(table).toContain('batch: compute loop threads (host)');
@@ -220,7 +224,7 @@ describe('bench goals: pool speed-up paired by round', () => {
     expect(poolThreadsLine(item(1, [50]), two, 2)).toBeNull();
     const p = phase(one, two);
     expect(formatPoolGoals(evaluatePoolGoals(p), p)).toContain(line);
-    const table = formatPool({ ...p, corpus: { batch: { bodies: 200, bytes: 12e6, minBytes: 16384, maxBytes: 131072, dense: 50 }, big: { bodies: 2, bytes: 2e6 } } } as PoolPhaseResult, 2);
+    const table = poolTable(p);
     expect(table).toMatch(/scan\/calling\/other/);
     expect(table).toContain('1.82 0.10 0.06');
   });
