@@ -33,8 +33,9 @@ const kBatchKey = /^events\/([0-9a-f]{32})\/([0-9]{10})\.ndjson$/;
 /** The batch number a key of `zone` names (`batchKey`'s inverse); undefined for any other key. */
 export function batchNumberOf(key: string, zone: string): number | undefined {
   const m = kBatchKey.exec(key);
-  const n = m === null ? 0 : Number(m[2]);
-  return m !== null && m[1] === zone && n >= 1 ? n : undefined;
+  if (m === null || m[1] !== zone) return undefined;
+  const n = Number(m[2]);
+  return n >= 1 ? n : undefined;
 }
 
 /** The audit log namespace holding a zone's epochs. */
