@@ -108,7 +108,9 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
   return value;
 }
 
-/*
+/**
+ * A scanner whose bodies are scanned on a Piscina pool of worker threads.
+ *
  * Nothing old leads to a report. The calling thread's young-generation collections (scavenges) keep
  * whatever an object in the old generation points to, even an old object that is itself garbage: it is
  * only found dead at the next full collection. A V8 Map or Set that grows, shrinks or clears its deleted
@@ -121,8 +123,6 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
  * instead of kept in a Set and each task's results dropped once settled, 0.1 MB (docs/pool.md,
  * "The calling thread's collector").
  */
-
-/** A scanner whose bodies are scanned on a Piscina pool of worker threads. */
 export class PoolScanner implements Scanner {
   readonly #pool: Piscina<PoolTask, PoolResult>;
   readonly #rules: RuleOptions;
@@ -134,12 +134,11 @@ export class PoolScanner implements Scanner {
   /** The bodies' shared buffers, reused once their scans settle. */
   readonly #shared = new SharedBytes();
   /**
-   * Bodies (and warm-ups) accepted and not settled yet, by start-board slot, for the watchdog; and how
-   * many. An array by slot rather than a Set, as `#inflight` is a count: see "Nothing old leads to a
-   * report" above the class.
+   * Bodies (and warm-ups) accepted and not settled yet, by start-board slot, for the watchdog (how many:
+   * `#runningCount`, the slots not free). An array by slot rather than a Set, as `#inflight` is a
+   * count: see "Nothing old leads to a report" in the class comment.
    */
   readonly #running: (Running | undefined)[];
-  #runningCount = 0;
   /**
    * Bodies waiting for a task, oldest first (`#queueHead` is the next one). A body's slot is cleared as
    * it leaves for a task: a taken entry left in place kept its settled promise, and so its report and
@@ -321,14 +320,17 @@ export class PoolScanner implements Scanner {
     Atomics.store(this.#boardThreads, slot, 0);
     const running: Running = { slot, timedOut: false };
     this.#running[slot] = running;
-    this.#runningCount++;
     this.#startWatchdog();
     return running;
   }
 
+  /** Slots taken: bodies and warm-ups accepted and not settled. */
+  get #runningCount(): number {
+    return this.#running.length - this.#freeSlots.length;
+  }
+
   #release(running: Running): void {
     this.#running[running.slot] = undefined;
-    this.#runningCount--;
     Atomics.store(this.#boardThreads, running.slot, 0);
     this.#freeSlots.push(running.slot);
     if (this.#runningCount === 0) this.#stopWatchdog();
@@ -386,8 +388,8 @@ export class PoolScanner implements Scanner {
         if (typeof result?.threadId === 'number') this.#compiles.set(result.threadId, result.compiles);
         batch.forEach((p, i) => this.#settle(p, items[i]));
         // The reports are the callers' now; Piscina's objects for the task would lead to them until a
-        // full collection (see "Nothing old leads to a report" above the class).
-        if (Array.isArray(result?.items)) result.items = [];
+        // full collection (see "Nothing old leads to a report" in the class comment).
+        if (items.length > 0) result.items = [];
         this.#pump();
       },
       (err: unknown) => {

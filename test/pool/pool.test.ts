@@ -12,8 +12,9 @@ import { SharedBytes, kKeptBytes } from '../../src/pool/body.js';
 // Real workers, no mocks. Faults are injected through the worker's hidden test hook, which the worker
 // honours only with LEAKSCAN_TEST_HOOKS=1 in its environment (workers copy it when they start).
 process.env.LEAKSCAN_TEST_HOOKS = '1';
-// For the retention test: `gc` in a new context (see runInNewContext below).
+// For the retention tests: V8's `gc`, taken from a new context once the flag is set.
 setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => void;
 
 /** Financial rules only: they compile in milliseconds, so each pool starts fast. */
 const kRules = { disable: ['pii', 'secrets'] };
@@ -85,7 +86,6 @@ describe('pool with two workers', () => {
     // A busy proxy's queue may never run empty: the pool must not hold the reports (and findings) of
     // the bodies it has handed back. 400 bodies of about 16 KiB: the queue still holds most of them when
     // the 20th settles (not one of the first: they leave at once, each in a task of its own).
-    const gc = runInNewContext('gc') as () => void;
     let first: WeakRef<object> | undefined;
     let settled = 0;
     let midway!: () => void;
@@ -117,7 +117,6 @@ describe('pool with two workers', () => {
     // A report the caller has dropped must die in the next scavenge, not be kept by the pool's own
     // bookkeeping until a full collection (see "Nothing old leads to a report" in pool-scanner.ts: a
     // Set of the scans in flight and Piscina's record of each task did, about two thirds of a round).
-    const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => void;
     const newSpace = () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')!.space_used_size;
     const body = (i: number) => JSON.stringify({ id: i, cards: Array.from({ length: 40 }, () => kTestCard) });
     const shares: number[] = [];
