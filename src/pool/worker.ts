@@ -62,6 +62,8 @@ function runHook(hook: TestHook): Promise<never> | undefined {
 
 /** The task this worker runs or last ran: the next one starts when it settles. */
 let previous: Promise<unknown> = Promise.resolve();
+/** What `previous` keeps of a task: its turn, not its result or failure. */
+const ignore = (): void => {};
 
 /**
  * Piscina's handler. The pool hands a worker two tasks at once (the next one waits here, not behind a
@@ -70,10 +72,7 @@ let previous: Promise<unknown> = Promise.resolve();
 export default function scanTask(task: PoolTask): Promise<PoolResult> {
   const run = previous.then(() => runTask(task));
   // Only the turn is kept, not the result (`run.catch` would hold the last task's reports until the next).
-  previous = run.then(
-    () => {},
-    () => {},
-  );
+  previous = run.then(ignore, ignore);
   return run;
 }
 

@@ -15,6 +15,8 @@ process.env.LEAKSCAN_TEST_HOOKS = '1';
 // For the retention tests: V8's `gc`, taken from a new context once the flag is set.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => void;
+/** Resolves on a later turn of the event loop (after the current job and its microtasks). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Financial rules only: they compile in milliseconds, so each pool starts fast. */
 const kRules = { disable: ['pii', 'secrets'] };
@@ -102,7 +104,7 @@ describe('pool with two workers', () => {
     await reached;
     // WeakRef targets live to the end of the job that made them: collect in later turns.
     for (let i = 0; i < 3 && first!.deref() !== undefined; i++) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       gc();
     }
     const waiting = s.stats().queueSize;
@@ -124,7 +126,7 @@ describe('pool with two workers', () => {
       gc();
       const counts = await Promise.all(Array.from({ length: 300 }, (_, i) => s.analyze(body(i), kJson).then((r) => r.findings.length)));
       expect(counts.every((n) => n === 40)).toBe(true);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       const young = newSpace();
       gc({ type: 'minor' });
       shares.push(newSpace() / young);
