@@ -14,6 +14,8 @@ export interface CliIO {
   columns: number;
   /** Relative paths are resolved against this directory. */
   cwd: string;
+  /** Cores the default `--workers` is sized to; default: `os.availableParallelism()`. */
+  cores?: number;
   /** Scanner factory; default: the library's `createScanner`. */
   createScanner?: (options: ScannerOptions) => Promise<Scanner>;
 }

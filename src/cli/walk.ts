@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 /** One input to scan. */
 export type Input =
   | { kind: 'stdin'; path: '-' }
-  | { kind: 'file'; path: string; abs: string; size: number };
+  /** `regular`: a regular file (read in one go when small); false for a FIFO or device named on the command line. */
+  | { kind: 'file'; path: string; abs: string; size: number; regular: boolean };
 
 export interface WalkError {
   path: string;
@@ -36,11 +37,30 @@ export function describeFsError(err: unknown): { code: string; message: string }
   return { code, message: reasons[code] ?? (e?.message ?? String(err)) };
 }
 
+/** Stats in flight while reading a folder. */
+const kStatsInFlight = 32;
+
+/** `fn` over `items` with at most `limit` calls pending; results in the items' order. */
+async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 export interface CollectOptions {
   cwd: string;
   /** File identities (`dev:ino`) never to scan, e.g. the `--output` file itself. */
   exclude?: Iterable<string>;
   onError(err: WalkError): void;
+  /** Each input as the walk finds it (in the final order), e.g. to size the scanner before the walk ends. */
+  onInput?(input: Input): void;
 }
 
 /**
@@ -55,12 +75,16 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
   const seenFiles = new Set<string>(opts.exclude ?? []);
   let stdinAdded = false;
   const fail = (path: string, err: unknown): void => opts.onError({ path, ...describeFsError(err) });
+  const push = (input: Input): void => {
+    inputs.push(input);
+    opts.onInput?.(input);
+  };
 
   const addFile = (path: string, abs: string, st: Stats): void => {
     const id = fileIdentity(st);
     if (seenFiles.has(id)) return;
     seenFiles.add(id);
-    inputs.push({ kind: 'file', path, abs, size: st.size });
+    push({ kind: 'file', path, abs, size: st.size, regular: true });
   };
 
   async function walkDir(abs: string, display: string, seenDirs: Set<string>): Promise<void> {
@@ -72,18 +96,23 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
+    // Symbolic links inside a folder are not followed. One pointing out of the tree must not be
+    // (the user named this tree); one pointing into it names a file or folder the walk reaches
+    // under its real name anyway, which is the better name to report. Link loops cannot happen.
+    const kept = entries.filter((e) => e.isDirectory() || e.isFile()); // not links, sockets, FIFOs, devices
+    // A folder's entries are stat'ed several at a time (each stat is a round trip to libuv's thread
+    // pool: one at a time, 6,400 files took ~0.3 s), then taken in name order.
+    const stats = await mapInOrder(kept, kStatsInFlight, (e) => stat(join(abs, e.name)).then(
+      (st): Stats | Error => st,
+      (err: unknown): Stats | Error => (err instanceof Error ? err : new Error(String(err))),
+    ));
+    for (let i = 0; i < kept.length; i++) {
+      const e = kept[i]!;
+      const st = stats[i]!;
       const childAbs = join(abs, e.name);
       const childDisplay = join(display, e.name);
-      // Symbolic links inside a folder are not followed. One pointing out of the tree must not be
-      // (the user named this tree); one pointing into it names a file or folder the walk reaches
-      // under its real name anyway, which is the better name to report. Link loops cannot happen.
-      if (!e.isDirectory() && !e.isFile()) continue; // links, sockets, FIFOs, devices
-      let st: Stats;
-      try {
-        st = await stat(childAbs);
-      } catch (err) {
-        fail(childDisplay, err);
+      if (st instanceof Error) {
+        fail(childDisplay, st);
         continue;
       }
       if (st.isDirectory()) {
@@ -100,7 +129,7 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
 
   for (const arg of args) {
     if (arg === '-') {
-      if (!stdinAdded) inputs.push({ kind: 'stdin', path: '-' });
+      if (!stdinAdded) push({ kind: 'stdin', path: '-' });
       stdinAdded = true;
       continue;
     }
@@ -118,7 +147,7 @@ export async function collectInputs(args: readonly string[], opts: CollectOption
       addFile(arg, abs, st);
     } else if (st.isFIFO() || st.isCharacterDevice()) {
       // Named explicitly (`<(cmd)`, /dev/stdin): read it like a file, size unknown.
-      inputs.push({ kind: 'file', path: arg, abs, size: 0 });
+      push({ kind: 'file', path: arg, abs, size: 0, regular: false });
     } else {
       opts.onError({ path: arg, code: 'EINVAL', message: 'not a file or directory' });
     }

@@ -1,7 +1,11 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/rules/index.js';
+import { kOneReadBytes, kPoolMinBytes } from '../../src/cli/commands/scan.js';
 import { fakeFactory, runCli, tempDir } from './helpers.js';
 
 const ndjsonPaths = (stdout: string): string[] => stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { path: string }).path);
@@ -80,6 +84,86 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     f = fakeFactory();
     await runCli(['scan', '--content-type', 'text/plain', root], { createScanner: f.create });
     expect(metas(f)).toEqual(['{"contentType":"text/plain"}', '{"contentType":"text/plain"}', '{"contentType":"text/plain","contentEncoding":"gzip"}'].sort());
+  });
+
+  it('hands a small file over whole and streams big, compressed and special files', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a-small.txt'), 'SECRET-small');
+    writeFileSync(join(root, 'b-cap.txt'), `${'x'.repeat(kOneReadBytes - 12)}SECRET-edge!`); // exactly the cap
+    writeFileSync(join(root, 'c-big.txt'), `${'x'.repeat(kOneReadBytes)}SECRET-past`);
+    writeFileSync(join(root, 'd-packed.txt.gz'), gzipSync('SECRET-packed'));
+    writeFileSync(join(root, 'e-empty.txt'), '');
+    const f = fakeFactory();
+    const r = await runCli(['scan', '--format', 'ndjson', root], { createScanner: f.create });
+    expect(r.code).toBe(1);
+    const seen = f.scanners[0]!.seen.map((x) => ({ whole: x.whole, bytes: x.bytes, gz: x.meta?.contentEncoding === 'gzip' })).sort((a, b) => a.bytes - b.bytes);
+    expect(seen).toEqual([
+      { whole: true, bytes: 0, gz: false },
+      { whole: true, bytes: 12, gz: false },
+      { whole: false, bytes: gzipSync('SECRET-packed').length, gz: true },
+      { whole: true, bytes: kOneReadBytes, gz: false },
+      { whole: false, bytes: kOneReadBytes + 11, gz: false },
+    ]);
+    // Every byte of every file reached the scanner, whichever way it went (the fake does not
+    // decompress, so the packed token is not found).
+    expect(ndjsonPaths(r.stdout)).toEqual(['a-small.txt', 'b-cap.txt', 'c-big.txt'].map((n) => join(root, n)));
+  });
+
+  it.runIf(process.platform === 'linux')('streams a FIFO named on the command line (never opened for a blocking read up front)', async () => {
+    const root = tempDir();
+    const fifo = join(root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const writer = new Promise<void>((ok, ko) => writeFile(fifo, 'SECRET-fifo').then(ok, ko));
+    const f = fakeFactory();
+    const r = await runCli(['scan', '--format', 'ndjson', fifo], { createScanner: f.create });
+    await writer;
+    expect(r.code).toBe(1);
+    expect(f.scanners[0]!.seen.map((x) => x.whole)).toEqual([false]);
+    expect(ndjsonPaths(r.stdout)).toEqual([fifo]);
+  });
+
+  it('scans in its own thread unless there is enough to scan for a pool (or --workers says so)', async () => {
+    const small = tempDir();
+    writeFileSync(join(small, 'a.txt'), 'SECRET-a');
+    const big = tempDir();
+    // Sparse files: 64 of the 1 MiB each that is scanned at most (one of them 40 MiB long).
+    for (let i = 0; i < 64; i++) {
+      const fd = openSync(join(big, `f${String(i).padStart(2, '0')}.txt`), 'w');
+      ftruncateSync(fd, i === 0 ? 40 * kOneReadBytes : kOneReadBytes);
+      closeSync(fd);
+    }
+    const workersFor = async (argv: string[], cores: number, stdin?: string): Promise<number | undefined> => {
+      const f = fakeFactory();
+      const r = await runCli(['scan', ...argv], { createScanner: f.create, cores, ...(stdin !== undefined && { stdin }) });
+      expect(r.stderr).toBe('');
+      return f.scanners[0]!.options.workers;
+    };
+    expect(await workersFor([small], 4)).toBe(0);
+    expect(await workersFor([], 4, 'SECRET-stdin')).toBe(0);
+    expect(await workersFor([big], 4)).toBe(4);
+    expect(await workersFor([big], 1)).toBe(0); // a pool of one only adds its start-up
+    expect(await workersFor(['--workers', '3', small], 4)).toBe(3);
+    expect(await workersFor(['--workers', '0', big], 4)).toBe(0);
+    // Counted up to the cap a file: 63 MiB to scan, though 102 MiB on disk.
+    expect(kPoolMinBytes).toBe(64 * kOneReadBytes);
+    unlinkSync(join(big, 'f63.txt'));
+    expect(await workersFor([big], 4)).toBe(0);
+  });
+
+  it('walks a folder of many files in name order, a few stats at a time', async () => {
+    const root = tempDir();
+    const names: string[] = [];
+    for (let d = 0; d < 3; d++) {
+      mkdirSync(join(root, `d${d}`));
+      for (let i = 0; i < 70; i++) {
+        const name = join(`d${d}`, `f${String(i).padStart(3, '0')}.txt`);
+        writeFileSync(join(root, name), `SECRET-${d}x${i}`);
+        names.push(name);
+      }
+    }
+    const f = fakeFactory();
+    const r = await runCli(['scan', '--format', 'ndjson', '.'], { cwd: root, createScanner: f.create });
+    expect(ndjsonPaths(r.stdout)).toEqual(names);
   });
 
   it('reports results in input order whatever order the scans finish in', async () => {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kMaxScanBytes } from '../../src/engine/index.js';
 import { closeSharedScanners, runCli as runCliWith, sharedRealScanner, syntheticAwsKeyId, syntheticCard, syntheticStripeKey, tempDir, type RunOptions } from './helpers.js';
 
 // The real engine in-process, shared per option set (see sharedRealScanner); the spawned
@@ -72,6 +73,24 @@ describe('leakscan scan with the engine', { timeout: 120_000 }, () => {
       expect(byPath.get(p)!.contentKind).toBe('binary');
       expect(byPath.get(p)!.notices.map((n) => n.code)).toContain('SDD_SKIP_BINARY');
     }
+  });
+
+  it('reads a file up to the 1 MB cap whole and scans its last bytes; counts a longer one past the cap', async () => {
+    const root = tempDir();
+    const card = syntheticCard();
+    const tail = ` card ${card}\n`;
+    const atCap = `${'lorem ipsum '.repeat(kMaxScanBytes / 12 + 1).slice(0, kMaxScanBytes - tail.length)}${tail}`;
+    writeFileSync(join(root, 'a-cap.txt'), atCap);
+    writeFileSync(join(root, 'b-over.txt'), `${atCap}${tail}`);
+    const r = await runCli(['scan', '--format', 'json', '--workers', '0', root]);
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout) as { results: Array<{ path: string; bytesScanned: number; bytesSeen: number; truncated: boolean; findings: Line[] }> };
+    const [cap, over] = doc.results;
+    expect(cap).toMatchObject({ bytesScanned: kMaxScanBytes, bytesSeen: kMaxScanBytes, truncated: false });
+    expect(covering(cap!.findings, 'financial-information', span(atCap, card)), JSON.stringify(cap!.findings)).toBeDefined();
+    expect(over).toMatchObject({ bytesScanned: kMaxScanBytes, bytesSeen: kMaxScanBytes + tail.length, truncated: true });
+    // The card past the cap is not scanned: the only finding is the one inside it.
+    expect(over!.findings.map((f) => f.start)).toEqual(cap!.findings.map((f) => f.start));
   });
 
   it('honours --disable by tag', async () => {

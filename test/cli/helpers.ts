@@ -27,6 +27,8 @@ export interface RunOptions {
   stderrIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   createScanner?: (o: ScannerOptions) => Promise<Scanner>;
+  /** Cores the default --workers is sized to. */
+  cores?: number;
 }
 
 /** Runs the CLI in-process with in-memory standard streams. */
@@ -45,6 +47,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
     cwd: opts.cwd ?? process.cwd(),
   };
   if (opts.createScanner) io.createScanner = opts.createScanner;
+  if (opts.cores !== undefined) io.cores = opts.cores;
   const code = await run(argv, io);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
@@ -90,11 +93,15 @@ export function syntheticCard(): string {
  * `SECRET-****`, honours binary content types and sniffing like the engine, and records what it saw.
  */
 export class FakeScanner implements Scanner {
-  readonly seen: Array<{ meta: ScanMeta | undefined; bytes: number }> = [];
+  /** Every body scanned: its meta, its length, and whether it came whole (`analyze`) or as a stream. */
+  readonly seen: Array<{ meta: ScanMeta | undefined; bytes: number; whole: boolean }> = [];
   closed = false;
+  #nextWhole = false;
   constructor(readonly options: ScannerOptions, readonly delayMs: number | ((bytes: Uint8Array) => number) = 0) {}
 
   async analyzeStream(body: BodyStream, meta?: ScanMeta): Promise<ScanReport> {
+    const whole = this.#nextWhole;
+    this.#nextWhole = false;
     const chunks: Uint8Array[] = [];
     let received = 0;
     const notices: ScanReport['notices'] = [];
@@ -109,7 +116,7 @@ export class FakeScanner implements Scanner {
     const bytes = Buffer.concat(chunks);
     const delay = typeof this.delayMs === 'number' ? this.delayMs : this.delayMs(bytes);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    this.seen.push({ meta, bytes: bytes.length });
+    this.seen.push({ meta, bytes: bytes.length, whole });
     const info = classifyContentType(meta?.contentType);
     const kind = info.kind === 'unknown' ? sniffKind(bytes) : info.kind;
     if (kind === 'binary') {
@@ -126,6 +133,7 @@ export class FakeScanner implements Scanner {
 
   analyze(body: BodySource, meta?: ScanMeta): Promise<ScanReport> {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    this.#nextWhole = true; // read by analyzeStream before its first await
     return this.analyzeStream((async function* () {
       if (bytes.length > 0) yield bytes;
     })(), meta);

@@ -42,6 +42,25 @@ describe('ndjson', () => {
     });
   });
 
+  it('writes each line as JSON.stringify of the path and public finding, even when one rule id comes with other text', () => {
+    const odd = (s: string): string => `${s} "quoted" \\ tab\t nl\n ctl\u0001 é 漢 \u2028 😀`;
+    const findings = [
+      finding('credit-card', 0, 16, '************1111', ['financial-information', 'card']),
+      { ...finding('credit-card', 20, 36, odd('****'), ['financial-information', 'card']), description: odd('another description') },
+      finding('credit-card', 40, 56, '************4242', ['financial-information', 'card', 'extra']),
+      finding('credit-card', 60, 76, '************0005', ['financial-information', 'card']),
+      finding(odd('rule'), 80, 90, '****', [odd('tag')]),
+    ];
+    const path = odd('dir/file.json');
+    const expected = findings.map((f) => `${JSON.stringify({ path, ruleId: f.ruleId, description: f.description, tags: f.tags, start: f.start, end: f.end, redacted: f.redacted })}\n`).join('');
+    // Twice: the second time from the rules' cached parts.
+    expect(ndjsonLines({ path, report: report(findings) })).toBe(expected);
+    expect(ndjsonLines({ path, report: report(findings) })).toBe(expected);
+    // Fields past the public ones (an engine bug) are never written.
+    const leaky = findings.map((f) => ({ ...f, raw: kRawValue }));
+    expect(ndjsonLines({ path, report: report(leaky) })).toBe(expected);
+  });
+
   it('writes nothing for a result without findings', () => {
     expect(ndjsonLines({ path: 'a', report: report([]) })).toBe('');
   });

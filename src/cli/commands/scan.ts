@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -27,6 +27,70 @@ export interface ScanCommandOptions {
 /** Code of an input that could not be read (not an engine notice: the engine never saw it). */
 export const kInputErrorCode = 'SDD_ERR_INPUT';
 
+/**
+ * Regular files up to this size are read in one go and scanned as one body; larger ones (and
+ * compressed ones, FIFOs, standard input) are streamed, and the engine counts what lies past its 1 MB cap.
+ */
+export const kOneReadBytes = 1_048_576;
+
+/** What `readSmallFile` read: the bytes, and the error that cut the read short (if one did). */
+export interface WholeFile {
+  bytes: Uint8Array;
+  readError?: unknown;
+}
+
+/**
+ * The whole of a small regular file, read synchronously; null when it is not a regular file or is
+ * bigger than `limit` now (it may have grown since the walk): the caller streams it instead. Throws
+ * when the file cannot be opened; a read that fails returns the bytes read before it with the error.
+ *
+ * Synchronous on purpose: the calling thread has nothing else to do meanwhile (the workers scan what
+ * is queued), and each asynchronous file operation is a round trip to libuv's thread pool, whose
+ * threads compete with the workers for the cores. Streaming each file (open, 64 KiB reads, the read
+ * that finds the end, close) is four or more round trips a file; see docs/cli.md, "Speed".
+ */
+export function readSmallFile(abs: string, limit: number): WholeFile | null {
+  const fd = openSync(abs, 'r');
+  let buf: Buffer | undefined;
+  let n = 0;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > limit) return null;
+    // One byte more than the size, to see a file that grew since fstat; then up to `limit` + 1.
+    buf = Buffer.allocUnsafeSlow(st.size + 1);
+    for (;;) {
+      if (n === buf.length) {
+        if (n > limit) return null;
+        const bigger = Buffer.allocUnsafeSlow(limit + 1);
+        buf.copy(bigger);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) return { bytes: buf.subarray(0, n) };
+      n += got;
+    }
+  } catch (readError) {
+    if (buf === undefined) throw readError; // fstat failed: nothing read
+    return { bytes: buf.subarray(0, n), readError };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bytes to scan below which the command scans in its own thread unless `--workers` says otherwise.
+ * Each worker pays a fixed cost before it scans at full speed (starting, compiling the rules, and
+ * above all V8 optimizing the engine's code once per thread: about 0.25 s of CPU each), so on this
+ * 2-core machine two workers only caught up with one thread at ~95 MB of the bench's batch corpus
+ * (6-48 MB: one thread 10-45% faster; 189 MB: two workers 1.17× faster). See docs/cli.md, "Speed".
+ */
+export const kPoolMinBytes = 64 * 1024 * 1024;
+
+/** `--workers` when not given: a pool sized to the cores for large inputs, else the calling thread. */
+export function defaultWorkers(bytesToScan: number, cores: number): number {
+  return cores >= 2 && bytesToScan >= kPoolMinBytes ? cores : 0;
+}
+
 function commaList(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').map((s) => s.trim()).filter((s) => s !== '')];
 }
@@ -49,7 +113,7 @@ export function registerScan(program: Command, io: CliIO, setExit: (code: number
     .option('--disable <ids>', 'turn off rules by id or tag (comma list, repeatable; wins over --enable)', commaList, [])
     .option('--content-type <type>', 'Content-Type of standard input; with paths, forces it for every file')
     .option('--content-encoding <coding>', 'Content-Encoding (gzip, deflate, br) of standard input; with paths, forces it for every file')
-    .option('--workers <n>', 'scan worker threads (0 = in-process; default: sized to the cores)', workerCount)
+    .option('--workers <n>', 'scan worker threads (0 = in-process; default: one per core when there are 64 MiB or more to scan, else 0)', workerCount)
     .option('--no-progress', 'never draw the progress bar')
     .action(async (paths: string[], opts: ScanCommandOptions) => {
       setExit(await scanCommand(paths, opts, io));
@@ -168,26 +232,57 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   if (opts.output !== undefined) output = await openOutput(opts.output, io.cwd);
   const out: Writable = output?.stream ?? io.stdout;
 
-  let inputErrors = 0;
-  const pendingErrors: InputError[] = [];
-  const inputs = await collectInputs(args, {
-    cwd: io.cwd,
-    exclude: output ? [output.id] : [],
-    onError: (e) => pendingErrors.push(inputError(e.path, e)),
-  });
-  if (inputs.some((i) => i.kind === 'stdin') && io.stdinIsTTY) {
-    io.stderr.write('leakscan: reading standard input (end with Ctrl-D); give paths to scan files\n');
-  }
-
   const scannerOptions: ScannerOptions = {
     allRules: opts.allRules === true,
     enable: opts.enable,
     disable: opts.disable,
   };
-  if (opts.workers !== undefined) scannerOptions.workers = opts.workers;
+  // The scanner starts (its workers compile the rules) while the folders are walked: at once with
+  // --workers, else as soon as the walk has found enough to scan to be worth a pool (see
+  // defaultWorkers). Settled into a value so that a failure waits for the walk unreported.
+  let scannerReady: Promise<{ ok: Scanner } | { err: unknown }> | undefined;
+  const startScanner = (workers: number): void => {
+    scannerOptions.workers = workers;
+    scannerReady = (io.createScanner ?? defaultCreateScanner)(scannerOptions).then(
+      (ok) => ({ ok }),
+      (err: unknown) => ({ err }),
+    );
+  };
+  if (opts.workers !== undefined) startScanner(opts.workers);
+  const cores = io.cores ?? availableParallelism();
+  let toScan = 0;
+  const onInput = (input: Input): void => {
+    if (scannerReady !== undefined) return;
+    toScan += input.kind === 'file' && input.regular ? Math.min(input.size, kOneReadBytes) : kOneReadBytes;
+    if (toScan >= kPoolMinBytes) startScanner(defaultWorkers(toScan, cores));
+  };
+
+  let inputErrors = 0;
+  const pendingErrors: InputError[] = [];
+  let inputs: Input[];
+  try {
+    inputs = await collectInputs(args, {
+      cwd: io.cwd,
+      exclude: output ? [output.id] : [],
+      onError: (e) => pendingErrors.push(inputError(e.path, e)),
+      onInput,
+    });
+  } catch (err) {
+    const made = await scannerReady;
+    if (made !== undefined && 'ok' in made) await made.ok.close();
+    if (output) await closeOutput(output.stream).catch(() => undefined);
+    throw err;
+  }
+  if (scannerReady === undefined) startScanner(defaultWorkers(toScan, cores));
+  if (inputs.some((i) => i.kind === 'stdin') && io.stdinIsTTY) {
+    io.stderr.write('leakscan: reading standard input (end with Ctrl-D); give paths to scan files\n');
+  }
+
   let scanner: Scanner;
   try {
-    scanner = await (io.createScanner ?? defaultCreateScanner)(scannerOptions);
+    const made = (await scannerReady)!;
+    if (!('ok' in made)) throw made.err;
+    scanner = made.ok;
   } catch (err) {
     if (output) await closeOutput(output.stream).catch(() => undefined);
     const code = (err as { code?: unknown })?.code;
@@ -248,6 +343,22 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         // Known binary by its name: the engine's skip notice without reading a possibly huge file.
         return { report: await scanner.analyze(new Uint8Array(0), meta) };
       }
+      if (input.regular && contentEncoding === undefined && input.size <= kOneReadBytes) {
+        let whole: WholeFile | null;
+        try {
+          whole = readSmallFile(input.abs, kOneReadBytes);
+        } catch (err) {
+          return { error: inputError(input.path, describeFsError(err)) };
+        }
+        if (whole !== null) {
+          progress.addBytes(whole.bytes.length);
+          const report = await scanner.analyze(whole.bytes, meta);
+          // As for a stream below: what was read before the failure is scanned and reported.
+          if (whole.readError !== undefined) return { report, error: inputError(input.path, describeFsError(whole.readError)) };
+          return { report };
+        }
+        // Grown past the limit since the walk: streamed below.
+      }
       let fh;
       try {
         fh = await open(input.abs, 'r');
@@ -294,7 +405,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     // per worker the workers waited on each file's read and round trip: the corpus/ folder (2,728
     // files, 85 MB) took 5.7-7.5 s on 2 workers, 3.9-4.8 s with eight per worker. Memory stays bounded:
     // the pool keeps at most the scan cap of each body, and `forEachOrdered` at most 4 × this many reports.
-    const concurrency = opts.workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * (opts.workers ?? availableParallelism())));
+    const workers = scannerOptions.workers ?? cores;
+    const concurrency = workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * workers));
     await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
       progress.fileDone();
       if (outcome.report !== undefined) {
