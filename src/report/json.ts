@@ -4,6 +4,7 @@ import type { InputError, Reporter, ReporterOptions, ReportSummary, ScanResult }
 import { publicFinding, publicNotice } from './types.js';
 import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
+import { JsonArrayWriter, jsonAt } from './json-stream.js';
 
 export interface JsonFileResult {
   path: string;
@@ -51,17 +52,19 @@ export function buildJsonReport(results: readonly ScanResult[], errors: readonly
   return jsonDocument(results.map(jsonFileResult), errors.map(jsonError), summary, opts);
 }
 
-/** Collects results and writes one pretty-printed JSON document at `end`. */
+/**
+ * Writes one pretty-printed JSON document (the same bytes as `JSON.stringify(buildJsonReport(…), null,
+ * 2)`) as results arrive: each result is written when added, and only the input errors (for their
+ * array after the results) are kept until `end`, which writes them and the summary. A scan with
+ * millions of findings is never held in memory.
+ */
 export function createJsonReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
-  // Converted on arrival so the engine's report objects (and any buffers they hold) can be freed.
-  const results: JsonFileResult[] = [];
   const errors: InputError[] = [];
+  const results = new JsonArrayWriter(1);
+  const head = (): string => `{\n  "tool": ${jsonAt({ name: kToolName, version: opts.toolVersion ?? packageVersion() }, 1)},\n  "results": `;
   return countingReporter('json', out, {
-    result: (result) => {
-      results.push(jsonFileResult(result));
-      return '';
-    },
+    result: (result) => `${results.count === 0 ? head() : ''}${results.item(jsonFileResult(result))}`,
     error: (err) => void errors.push(jsonError(err)),
-    end: (summary) => `${JSON.stringify(jsonDocument(results, errors, summary, opts), null, 2)}\n`,
+    end: (summary) => `${results.count === 0 ? head() : ''}${results.close()},\n  "errors": ${jsonAt(errors, 1)},\n  "summary": ${jsonAt(summary, 1)}\n}\n`,
   });
 }

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { InputError, Reporter, ReporterOptions, ReportRule, ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
+import { JsonArrayWriter, jsonAt } from './json-stream.js';
 
 export const kSarifSchema = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 /** Key of our fingerprint in `partialFingerprints`; bump the suffix if the recipe ever changes. */
@@ -117,15 +118,24 @@ export class SarifBuilder {
     return i;
   }
 
-  add({ path, report }: ScanResult): void {
+  add(result: ScanResult): void {
+    for (const r of this.results(result)) this.#results.push(r);
+  }
+
+  /**
+   * The SARIF results of one scan result, its notices recorded as notifications; for a caller that
+   * writes results as they come (`createSarifReporter`) instead of keeping them for `log()`.
+   */
+  results({ path, report }: ScanResult): SarifResult[] {
     const artifact = artifactLocation(path, this.#opts.baseDir);
     const seen = new Map<string, number>();
+    const out: SarifResult[] = [];
     for (const f of report.findings) {
       const ruleIndex = this.#rule({ id: f.ruleId, description: f.description, tags: f.tags });
       const key = `${f.ruleId}\0${f.redacted}`;
       const occurrence = seen.get(key) ?? 0;
       seen.set(key, occurrence + 1);
-      this.#results.push({
+      out.push({
         ruleId: f.ruleId,
         ruleIndex,
         level: 'warning',
@@ -142,6 +152,7 @@ export class SarifBuilder {
         locations: [{ physicalLocation: { artifactLocation: { ...artifact } } }],
       });
     }
+    return out;
   }
 
   error(err: InputError): void {
@@ -155,29 +166,55 @@ export class SarifBuilder {
   }
 
   log(): SarifLog {
+    return { $schema: kSarifSchema, version: '2.1.0', runs: [{ ...this.#runHead(), results: this.#results }] };
+  }
+
+  /** The run's members other than `results`, as they stand (rules and notifications grow with results). */
+  runWithoutResults(): Omit<SarifRun, 'results'> {
+    const { tool, invocations, originalUriBaseIds } = this.#runHead();
+    return { tool, invocations, ...(originalUriBaseIds !== undefined && { originalUriBaseIds }) };
+  }
+
+  #runHead(): Omit<SarifRun, 'results'> {
     const version = this.#opts.toolVersion ?? packageVersion();
-    const run: SarifRun = {
+    const run: Omit<SarifRun, 'results'> = {
       tool: { driver: { name: kToolName, version, semanticVersion: version, rules: this.#rules } },
       invocations: [{ executionSuccessful: !this.#failed, toolExecutionNotifications: this.#notifications }],
-      results: this.#results,
     };
     if (this.#opts.baseDir !== undefined) {
       const base = pathToFileURL(this.#opts.baseDir).href;
       run.originalUriBaseIds = { [kSrcRoot]: { uri: base.endsWith('/') ? base : `${base}/` } };
     }
-    return { $schema: kSarifSchema, version: '2.1.0', runs: [run] };
+    return run;
   }
 }
 
-/** A SARIF 2.1.0 log written at `end` (SARIF is one JSON document, it cannot be streamed). */
+/**
+ * A SARIF 2.1.0 log written as results arrive: the run's `results` come first, each written when its
+ * scan result is added, and the run's other members (the rules that fired, notifications) at `end`,
+ * when they are complete. JSON members have no order, so the document is the one `SarifBuilder.log()`
+ * describes; only the findings' rules and the notices are kept in memory, never the results.
+ */
 export function createSarifReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
   const builder = new SarifBuilder(opts);
+  const results = new JsonArrayWriter(3);
+  let started = false;
+  const head = (): string => {
+    if (started) return '';
+    started = true;
+    return `{\n  "$schema": ${JSON.stringify(kSarifSchema)},\n  "version": "2.1.0",\n  "runs": [\n    {\n      "results": `;
+  };
   return countingReporter('sarif', out, {
     result: (result) => {
-      builder.add(result);
-      return '';
+      let text = '';
+      for (const r of builder.results(result)) text += results.item(r);
+      return text === '' ? '' : `${head()}${text}`;
     },
     error: (err) => builder.error(err),
-    end: () => `${JSON.stringify(builder.log(), null, 2)}\n`,
+    end: () => {
+      let text = `${head()}${results.close()}`;
+      for (const [key, value] of Object.entries(builder.runWithoutResults())) text += `,\n      ${JSON.stringify(key)}: ${jsonAt(value, 3)}`;
+      return `${text}\n    }\n  ]\n}\n`;
+    },
   });
 }

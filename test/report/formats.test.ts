@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReporter, kReportFormats, ndjsonLines, summaryLine, textLines, type JsonReport } from '../../src/report/index.js';
+import { buildJsonReport, createReporter, kReportFormats, ndjsonLines, summaryLine, textLines, type JsonReport } from '../../src/report/index.js';
 import { finding, kRawValue, report, results, Sink } from './fixtures.js';
 
 async function render(format: (typeof kReportFormats)[number]) {
@@ -86,13 +86,24 @@ describe('json', () => {
     expect(doc.summary.findings).toBe(3);
   });
 
-  it('writes nothing before end', async () => {
-    const out = new Sink();
-    const reporter = createReporter('json', out);
-    await reporter.add(results()[0]!);
-    expect(out.text).toBe('');
-    await reporter.end();
-    expect(() => JSON.parse(out.text)).not.toThrow();
+  it('writes each result when it is added, and at the end the same bytes JSON.stringify prints for the whole document', async () => {
+    const opts = { toolVersion: '9.9.9' };
+    const error = { path: 'secret/unreadable.txt', code: 'SDD_ERR_INPUT', message: 'permission denied (EACCES)' };
+    for (const input of [results(), [], [results()[1]!]]) {
+      for (const withError of [false, true]) {
+        const out = new Sink();
+        const reporter = createReporter('json', out, opts);
+        for (const r of input) {
+          const before = out.text.length;
+          await reporter.add(r);
+          expect(out.text.length).toBeGreaterThan(before);
+        }
+        if (withError) await reporter.error(error);
+        const summary = await reporter.end({ durationMs: 5 });
+        const whole = buildJsonReport(input, withError ? [error] : [], summary, opts);
+        expect(out.text).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+      }
+    }
   });
 });
 

@@ -104,6 +104,31 @@ describe('sarif', () => {
     expect(artifactLocation('/etc/app/a.json', '/work/repo').uri).toBe('file:///etc/app/a.json');
   });
 
+  it('writes results as they come, and the whole log is the one SarifBuilder describes', async () => {
+    const error = { path: 'x.txt', code: 'SDD_ERR_INPUT', message: 'permission denied' };
+    const rules = [{ id: 'us-ssn', description: 'US SSN', tags: ['pii'] }];
+    for (const input of [results(), [], [results()[1]!]]) {
+      for (const opts of [{}, { baseDir: '/work/repo', rules, toolVersion: '1.0.0' }]) {
+        const out = new Sink();
+        const reporter = createReporter('sarif', out, opts);
+        const builder = new SarifBuilder(opts);
+        for (const r of input) {
+          const before = out.text.length;
+          await reporter.add(r);
+          builder.add(r);
+          // A result with findings is written at once; one without only adds to the notifications.
+          if (r.report.findings.length > 0) expect(out.text.length).toBeGreaterThan(before);
+        }
+        await reporter.error(error);
+        builder.error(error);
+        await reporter.end();
+        const log = JSON.parse(out.text) as SarifLog;
+        expect(log).toEqual(builder.log());
+        expect(Object.keys(log.runs[0]!)).toContain('results');
+      }
+    }
+  });
+
   it('records the base directory as %SRCROOT%', async () => {
     const run = (await sarif([], { baseDir: '/work/repo' })).runs[0]!;
     expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///work/repo/' } });

@@ -1,0 +1,38 @@
+/**
+ * Pieces of a pretty-printed JSON document written as it grows, byte for byte what
+ * `JSON.stringify(document, null, 2)` would print, so that a report with millions of findings is never
+ * held whole in memory.
+ */
+
+/** `JSON.stringify(value, null, 2)` as it prints at nesting `depth` (2 spaces a level). */
+export function jsonAt(value: unknown, depth: number): string {
+  const text = JSON.stringify(value, null, 2);
+  // JSON escapes line breaks inside strings, so every "\n" here is one of the layout's.
+  return depth === 0 ? text : text.replace(/\n/g, `\n${'  '.repeat(depth)}`);
+}
+
+/** A JSON array at nesting `depth` (its `[` already placed by the caller) written an item at a time. */
+export class JsonArrayWriter {
+  readonly #depth: number;
+  #count = 0;
+
+  constructor(depth: number) {
+    this.#depth = depth;
+  }
+
+  /** The text that adds `value` to the array. */
+  item(value: unknown): string {
+    const pad = '  '.repeat(this.#depth + 1);
+    const head = this.#count++ === 0 ? `[\n${pad}` : `,\n${pad}`;
+    return `${head}${jsonAt(value, this.#depth + 1)}`;
+  }
+
+  /** The text that closes the array (`[]` when it stayed empty). */
+  close(): string {
+    return this.#count === 0 ? '[]' : `\n${'  '.repeat(this.#depth)}]`;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+}
