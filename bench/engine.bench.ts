@@ -2,8 +2,8 @@
  * `npm run bench`: the scanning engine in-thread (`compileProgram` + `scanStream`) over generated text,
  * HTML, JSON and XML bodies (16 KB, 128 KB, 1 MB; sparse and dense) and 1 MB adversarial bodies, for
  * the default and the full rule set, against two naive baselines measured in the same run on the same
- * bodies; the same engine on the other RE2 backend (same cases); and the worker pool
- * with 1 and 2 workers (bench/pool.ts). Prints tables and the goal verdicts; `--json` also writes
+ * bodies; the same engine on the other RE2 backend (same cases); the worker pool
+ * with 1 and 2 workers (bench/pool.ts); and `leakscan scan` on folders of files (bench/cli.ts). Prints tables and the goal verdicts; `--json` also writes
  * bench/results/latest.json and appends one line to bench/results/history.jsonl.
  *
  *   npm run bench                          full run (≈ 7 min on 2 cores)
@@ -52,6 +52,7 @@ import {
 import { kFixtureRules } from './fixture-rules.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { runPoolPhase, type PoolBackend, type PoolPhaseResult } from './pool.js';
+import { formatCli, runCliPhase, type CliPhaseResult } from './cli.js';
 import {
   evaluateGoals,
   type GrowthPair,
@@ -73,7 +74,7 @@ const kResultsDir = join(kHere, 'results');
 
 const kUsage =
   'usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] ' +
-  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--json]';
+  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--skip-cli] [--json]';
 
 const { values: args } = parseArgs({
   options: {
@@ -86,6 +87,7 @@ const { values: args } = parseArgs({
     backend: { type: 'string' },
     'backend-cases': { type: 'string' },
     'skip-pool': { type: 'boolean', default: false },
+    'skip-cli': { type: 'boolean', default: false },
     'skip-ts-prefilter': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -154,11 +156,13 @@ const kEngineGuardMs = quick ? 30_000 : 60_000;
 const kMaxSeconds = Number(args['max-seconds'] ?? (quick ? 180 : 540));
 if (!(kMaxSeconds > 0)) throw new Error(`--max-seconds: expected a positive number\n${kUsage}`);
 /** Shares of the deadline at which each phase stops (the pool: at which it may no longer start). */
-const kShares = { engine: 0.35, baselines: 0.6, growth: 0.7, poolStart: 0.75, secondary: 1 } as const;
+const kShares = { engine: 0.35, baselines: 0.6, growth: 0.7, poolStart: 0.75, cliStart: 0.8, cliRounds: 0.85, secondary: 1 } as const;
 /** Hard bound of each pool child process (bench/pool.ts); it sizes its rounds to fit. */
 const kPoolChildMs = quick ? 90_000 : 150_000;
 /** The pool phase runs unless skipped, or unless `--filter` is given and none matches "pool". */
 const poolWanted = args['skip-pool'] !== true && selected('pool');
+/** The command-line phase (bench/cli.ts) likewise, with "cli". */
+const cliWanted = args['skip-cli'] !== true && selected('cli');
 
 const kSizeLabels: readonly SizeLabel[] = quick ? ['128KB', '1MB'] : ['16KB', '128KB', '1MB'];
 
@@ -563,7 +567,7 @@ async function main(): Promise<void> {
   for (const n of notes) log(`note: ${n}`);
   for (const s of sets) log(`rule set ${s.name}: ${s.rules.length} rules, ${s.keywords.length} keywords`);
   const cases = buildCases(sets);
-  if (cases.length === 0 && !poolWanted) {
+  if (cases.length === 0 && !poolWanted && !cliWanted) {
     log(`no case matches ${filters.map((f) => JSON.stringify(f)).join(', ')}`);
     process.exitCode = 1;
     return;
@@ -689,6 +693,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // Phase 3b: the command line, `leakscan scan DIR` in child processes (bench/cli.ts).
+  let cli: CliPhaseResult | null = null;
+  if (cliWanted) {
+    if (timeLeft(deadlineOf(kShares.cliStart))) {
+      cli = await runCliPhase({ quick, timeLeft: () => timeLeft(deadlineOf(kShares.cliRounds)), log });
+    } else {
+      cli = { status: 'skipped', message: `not run: time budget (--max-seconds ${kMaxSeconds}) spent` };
+    }
+  }
+
   // Phase 4: the other backends, on the cases `secondaryCase` picks, in the same priority order.
   // Printed in the natural order of the cases, measured in priority order, one backend after another.
   const tsPrefilterCases = prefilterStatus.prefilter === 'native' && kTsPrefilterCases ? cases.filter((c) => c.set === sets[0] && c.size === '1MB' && (!quick || c.bodyKind.endsWith('/sparse'))).map(onTsPrefilter) : [];
@@ -738,6 +752,10 @@ async function main(): Promise<void> {
     console.log('');
     console.log(formatPool(pool, cpus().length));
   }
+  if (cli !== null) {
+    console.log('');
+    console.log(formatCli(cli, cpus().length));
+  }
   console.log('');
   if (cases.length > 0) console.log(formatGoals(ruleGoals));
   if (poolGoals.length > 0) console.log(formatPoolGoals(poolGoals, pool));
@@ -781,6 +799,7 @@ async function main(): Promise<void> {
       // The baseline figures are the primary cases'; not repeated here.
       backendCases: secondary.map(({ a: _a, b: _b, ...rest }) => rest),
       pool,
+      cli,
       goals: goals.map((g) => ({ ruleSet: g.ruleSet, goal: g.goal, pass: g.pass ?? null, items: g.items })),
     };
     mkdirSync(kResultsDir, { recursive: true });
