@@ -204,6 +204,16 @@ function fmtX(x: number): string {
   return x >= 1000 ? x.toFixed(0) : x.toPrecision(3);
 }
 
+/**
+ * `fmtX` of a figure held against `goal`, with more digits when three would print the goal itself for
+ * a figure on either side of it (1.796 against 1.8 prints 1.796, not a failing 1.80).
+ */
+export function fmtAgainst(x: number, goal: number): string {
+  let text = fmtX(x);
+  for (let digits = 4; digits <= 6 && x !== goal && Number(text) === goal; digits++) text = x.toPrecision(digits);
+  return text;
+}
+
 function fmtMs(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
@@ -562,7 +572,7 @@ export function formatPoolGoals(goals: readonly GoalCheck[], p: PoolPhaseResult 
       const two = pair?.two;
       const item = g.items[0];
       lines.push(
-        `${verdict}  [${g.ruleSet}] ${g.goal}: ${fmtX(item?.value ?? NaN)}× paired by round (1 worker ${fmtNum(one?.mbps ?? NaN)} MB/s, 2 workers ${fmtNum(two?.mbps ?? NaN)} MB/s, medians of ${one?.rounds.length ?? 0} rounds; ` +
+        `${verdict}  [${g.ruleSet}] ${g.goal}: ${fmtAgainst(item?.value ?? NaN, kPoolSpeedupGoal)}× paired by round (1 worker ${fmtNum(one?.mbps ?? NaN)} MB/s, 2 workers ${fmtNum(two?.mbps ?? NaN)} MB/s, medians of ${one?.rounds.length ?? 0} rounds; ` +
           `CPU/wall ${one?.cpuPerWall.toFixed(2) ?? '?'} and ${two?.cpuPerWall.toFixed(2) ?? '?'}; other processes ${two?.otherCores?.toFixed(2) ?? '?'} cores; ` +
           `load average ${p.loadavg.start[0]?.toFixed(2) ?? '?'} → ${p.loadavg.end[0]?.toFixed(2) ?? '?'})`,
       );

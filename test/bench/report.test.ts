@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBaseline, kWindowChars, re2Alternation, windowsOf } from '../../bench/baselines.js';
 import { piecesOf } from '../../bench/bodies.js';
-import { evaluateGoals, evaluatePoolGoals, formatGoals, formatPoolGoals, formatPool, kHostFullCores, pairedRatio, poolSplit, poolThreadsLine, poolSpeedup, poolWhenHostFull, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
+import { evaluateGoals, evaluatePoolGoals, fmtAgainst, formatGoals, formatPoolGoals, formatPool, kHostFullCores, pairedRatio, poolSplit, poolThreadsLine, poolSpeedup, poolWhenHostFull, type BaselineResult, type CaseResult, type GrowthPair } from '../../bench/report.js';
 import type { PoolPhaseResult, PoolThroughput } from '../../bench/pool.js';
 import type { RuleDef } from '../../src/rules/types.js';
 
@@ -115,6 +115,14 @@ describe('bench goals: baseline (b) measured paired', () => {
 });
 
 describe('bench goals: pool speed-up paired by round', () => {
+  it('never prints a failing figure as the goal itself (nor a passing one)', () => {
+    expect(fmtAgainst(1.7962, 1.8)).toBe('1.796');
+    expect(fmtAgainst(1.8004, 1.8)).toBe('1.8004');
+    expect(fmtAgainst(1.79999, 1.8)).toBe('1.79999');
+    expect(fmtAgainst(1.8, 1.8)).toBe('1.80');
+    expect(fmtAgainst(1.76, 1.8)).toBe('1.76');
+  });
+
   const item = (workers: number, rounds: number[]): PoolThroughput => ({
     workers,
     corpus: 'batch',
