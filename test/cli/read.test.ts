@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,12 @@ describe('readSmallFile (the command line reading a small file in one go)', () =
     expect(Buffer.from(status!.bytes).toString('latin1')).toMatch(/^Name:/);
     // Longer than the limit once read, though stat said 0: streamed by the caller instead.
     expect(readSmallFile('/proc/self/status', 8)).toBeNull();
+  });
+
+  it.runIf(process.platform === 'linux')('returns null at once for a FIFO (no writer: a blocking open would wait for ever)', () => {
+    const fifo = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(readSmallFile(fifo, 1 << 20)).toBeNull();
   });
 
   it.runIf(process.platform === 'linux')('returns what was read with the error when a read fails', () => {

@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -50,7 +50,9 @@ export interface WholeFile {
  * that finds the end, close) is four or more round trips a file; see docs/cli.md, "Speed".
  */
 export function readSmallFile(abs: string, limit: number): WholeFile | null {
-  const fd = openSync(abs, 'r');
+  // Non-blocking: had the walk's regular file been replaced by a FIFO since, a plain open would wait
+  // for a writer in the calling thread; this one returns, and fstat sends the FIFO to the stream path.
+  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   let buf: Buffer | undefined;
   let n = 0;
   try {
