@@ -32,6 +32,15 @@ export const kContentTypes: Readonly<Record<ContentKind, string>> = {
   xml: 'application/xml; charset=utf-8',
 };
 
+/** File extensions a body of each kind is written under (the CLI then sends the same content type). */
+export const kFileExtensions: Readonly<Record<ContentKind, string>> = { text: 'log', html: 'html', json: 'json', xml: 'xml' };
+
+/** The extension for a body's content type (`txt` for any other). */
+export function fileExtension(contentType: string): string {
+  const kind = kContentKinds.find((k) => kContentTypes[k] === contentType);
+  return kind === undefined ? 'txt' : kFileExtensions[kind];
+}
+
 /**
  * Body sizes. Binary units, so the largest body is exactly the engine's scan cap (1,048,576 bytes) and
  * the whole of it is scanned; throughput is still reported in 10^6 bytes per second.

@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultWorkers } from '../src/cli/commands/scan.js';
 import { median } from './measure.js';
+import { fileExtension } from './bodies.js';
 import { batchCorpus } from './pool.js';
 
 const kRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,8 +49,6 @@ export type CliPhaseResult =
     }
   | { status: 'skipped' | 'error'; message: string };
 
-const kExt: Readonly<Record<string, string>> = { 'text/plain': 'log', 'text/html': 'html', 'application/json': 'json', 'application/xml': 'xml' };
-
 /** Newest modification time (ms) of a `.ts` file under `dir`. */
 function newestTs(dir: string): number {
   let newest = 0;
@@ -70,8 +69,7 @@ function writeCorpus(dir: string, firstCopy: number, copies: number): { files: n
     const sub = join(dir, String(c));
     mkdirSync(sub, { recursive: true });
     for (const [i, b] of bodies.entries()) {
-      const ext = Object.entries(kExt).find(([type]) => b.contentType.startsWith(type))?.[1] ?? 'txt';
-      writeFileSync(join(sub, `${i}.${ext}`), b.bytes);
+      writeFileSync(join(sub, `${i}.${fileExtension(b.contentType)}`), b.bytes);
       files++;
       bytes += b.bytes.length;
     }

@@ -9,11 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { kAdversarialKinds, kContentKinds, kDensities, kSizes, makeAdversarial, makeBody, type SizeLabel } from './bodies.js';
+import { kAdversarialKinds, kContentKinds, kDensities, kFileExtensions, kSizes, makeAdversarial, makeBody, type SizeLabel } from './bodies.js';
 
 const kRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(kRoot, 'corpus', 'generated', 'bench'));
-const kExt: Readonly<Record<string, string>> = { text: 'log', html: 'html', json: 'json', xml: 'xml' };
 
 mkdirSync(out, { recursive: true });
 let files = 0;
@@ -22,7 +21,7 @@ for (const kind of kContentKinds) {
   for (const density of kDensities) {
     for (const size of Object.keys(kSizes) as SizeLabel[]) {
       const body = makeBody(kind, density, size);
-      writeFileSync(join(out, `${body.name.replaceAll('/', '-')}.${kExt[kind] ?? 'txt'}`), body.bytes);
+      writeFileSync(join(out, `${body.name.replaceAll('/', '-')}.${kFileExtensions[kind]}`), body.bytes);
       files++;
       bytes += body.bytes.length;
     }

@@ -40,7 +40,12 @@ export function describeFsError(err: unknown): { code: string; message: string }
 /** Stats in flight while reading a folder. */
 const kStatsInFlight = 32;
 
-/** `fn` over `items` with at most `limit` calls pending; results in the items' order. */
+/**
+ * `fn` over `items` with at most `limit` calls pending; results in the items' order. Not the scan
+ * command's `forEachOrdered`, which hands each outcome on in order with its memory bounded: a walk
+ * needs every stat at once, and going through it made the walk of 6,400 files ~25% slower (a few
+ * promises and turns per entry; alternated, 72 against 93 ms median).
+ */
 async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;

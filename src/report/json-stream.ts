@@ -11,28 +11,35 @@ export function jsonAt(value: unknown, depth: number): string {
   return depth === 0 ? text : text.replace(/\n/g, `\n${'  '.repeat(depth)}`);
 }
 
-/** A JSON array at nesting `depth` (its `[` already placed by the caller) written an item at a time. */
+/**
+ * A JSON array at nesting `depth` written an item at a time, after `opening` (the document up to the
+ * array's `[`), which goes out with the first item, or with `close()` if there is none.
+ */
 export class JsonArrayWriter {
   readonly #depth: number;
+  #opening: string;
   #count = 0;
 
-  constructor(depth: number) {
+  constructor(depth: number, opening: string) {
     this.#depth = depth;
+    this.#opening = opening;
   }
 
-  /** The text that adds `value` to the array. */
+  /** The text that adds `value` to the array (preceded by the opening, the first time). */
   item(value: unknown): string {
     const pad = '  '.repeat(this.#depth + 1);
-    const head = this.#count++ === 0 ? `[\n${pad}` : `,\n${pad}`;
+    const head = this.#count++ === 0 ? `${this.#take()}[\n${pad}` : `,\n${pad}`;
     return `${head}${jsonAt(value, this.#depth + 1)}`;
   }
 
   /** The text that closes the array (`[]` when it stayed empty). */
   close(): string {
-    return this.#count === 0 ? '[]' : `\n${'  '.repeat(this.#depth)}]`;
+    return this.#count === 0 ? `${this.#take()}[]` : `\n${'  '.repeat(this.#depth)}]`;
   }
 
-  get count(): number {
-    return this.#count;
+  #take(): string {
+    const opening = this.#opening;
+    this.#opening = '';
+    return opening;
   }
 }

@@ -43,8 +43,12 @@ function jsonError(e: InputError): InputError {
   return { path: e.path, code: e.code, message: e.message };
 }
 
+function jsonTool(opts: ReporterOptions): JsonReport['tool'] {
+  return { name: kToolName, version: opts.toolVersion ?? packageVersion() };
+}
+
 function jsonDocument(results: JsonFileResult[], errors: InputError[], summary: ReportSummary, opts: ReporterOptions): JsonReport {
-  return { tool: { name: kToolName, version: opts.toolVersion ?? packageVersion() }, results, errors, summary };
+  return { tool: jsonTool(opts), results, errors, summary };
 }
 
 /** Builds the whole JSON document (results in the order given). */
@@ -60,11 +64,10 @@ export function buildJsonReport(results: readonly ScanResult[], errors: readonly
  */
 export function createJsonReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
   const errors: InputError[] = [];
-  const results = new JsonArrayWriter(1);
-  const head = (): string => `{\n  "tool": ${jsonAt({ name: kToolName, version: opts.toolVersion ?? packageVersion() }, 1)},\n  "results": `;
+  const results = new JsonArrayWriter(1, `{\n  "tool": ${jsonAt(jsonTool(opts), 1)},\n  "results": `);
   return countingReporter('json', out, {
-    result: (result) => `${results.count === 0 ? head() : ''}${results.item(jsonFileResult(result))}`,
+    result: (result) => results.item(jsonFileResult(result)),
     error: (err) => void errors.push(jsonError(err)),
-    end: (summary) => `${results.count === 0 ? head() : ''}${results.close()},\n  "errors": ${jsonAt(errors, 1)},\n  "summary": ${jsonAt(summary, 1)}\n}\n`,
+    end: (summary) => `${results.close()},\n  "errors": ${jsonAt(errors, 1)},\n  "summary": ${jsonAt(summary, 1)}\n}\n`,
   });
 }

@@ -166,16 +166,11 @@ export class SarifBuilder {
   }
 
   log(): SarifLog {
-    return { $schema: kSarifSchema, version: '2.1.0', runs: [{ ...this.#runHead(), results: this.#results }] };
+    return { $schema: kSarifSchema, version: '2.1.0', runs: [{ ...this.runWithoutResults(), results: this.#results }] };
   }
 
   /** The run's members other than `results`, as they stand (rules and notifications grow with results). */
   runWithoutResults(): Omit<SarifRun, 'results'> {
-    const { tool, invocations, originalUriBaseIds } = this.#runHead();
-    return { tool, invocations, ...(originalUriBaseIds !== undefined && { originalUriBaseIds }) };
-  }
-
-  #runHead(): Omit<SarifRun, 'results'> {
     const version = this.#opts.toolVersion ?? packageVersion();
     const run: Omit<SarifRun, 'results'> = {
       tool: { driver: { name: kToolName, version, semanticVersion: version, rules: this.#rules } },
@@ -197,22 +192,16 @@ export class SarifBuilder {
  */
 export function createSarifReporter(out: Writable, opts: ReporterOptions = {}): Reporter {
   const builder = new SarifBuilder(opts);
-  const results = new JsonArrayWriter(3);
-  let started = false;
-  const head = (): string => {
-    if (started) return '';
-    started = true;
-    return `{\n  "$schema": ${JSON.stringify(kSarifSchema)},\n  "version": "2.1.0",\n  "runs": [\n    {\n      "results": `;
-  };
+  const results = new JsonArrayWriter(3, `{\n  "$schema": ${JSON.stringify(kSarifSchema)},\n  "version": "2.1.0",\n  "runs": [\n    {\n      "results": `);
   return countingReporter('sarif', out, {
     result: (result) => {
       let text = '';
       for (const r of builder.results(result)) text += results.item(r);
-      return text === '' ? '' : `${head()}${text}`;
+      return text;
     },
     error: (err) => builder.error(err),
     end: () => {
-      let text = `${head()}${results.close()}`;
+      let text = results.close();
       for (const [key, value] of Object.entries(builder.runWithoutResults())) text += `,\n      ${JSON.stringify(key)}: ${jsonAt(value, 3)}`;
       return `${text}\n    }\n  ]\n}\n`;
     },
