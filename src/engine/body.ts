@@ -24,9 +24,9 @@ export const kSliceBytes = 16 * 1024;
 export type ContentKind = ScanReport['contentKind'];
 
 const kEscapesFor: Record<Exclude<ContentKind, 'binary'>, EscapeSyntax> = {
-  // Plain text is scanned as written: a `\n` in a .env file is two characters, and the rules that
-  // meet such values in text (PEM keys) accept the escaped form. JavaScript is classified as JSON.
-  text: 'none',
+  // Plain text is scanned as written but for the `\uXXXX` and `\/` of JSON strings that logs print
+  // (a `\n` in a .env file stays two characters; see EscapeSyntax). JavaScript is classified as JSON.
+  text: 'text',
   json: 'json',
   html: 'html',
   xml: 'xml',

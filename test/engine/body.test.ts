@@ -19,6 +19,27 @@ describe('byte offsets', () => {
     ]);
   });
 
+  it('decode the JSON string escapes a plain-text log prints, and point at the escaped bytes', async () => {
+    const body = Buffer.from(
+      `2024-06-01T10:00:00Z DEBUG payload={"c":"\\u0034111 1111 1111 1111","k":"AKIA\\u005A7Q2MBVX4NKW3P5R"}\n` +
+        `2024-06-01T10:00:01Z INFO literal \\\\u0034111 1111 1111 1111 and C:\\temp\\new\n`,
+    );
+    const r = await scanStream(program('test'), [body], { contentType: 'text/plain' });
+    expect(r.contentKind).toBe('text');
+    expect(r.findings.map((f) => [f.ruleId, at(body, f)])).toEqual([
+      ['t-card', '\\u0034111 1111 1111 1111'],
+      ['t-akia', 'AKIA\\u005A7Q2MBVX4NKW3P5R'],
+    ]);
+  });
+
+  it('find URL credentials behind escaped slashes in a log line (every rule)', async () => {
+    const body = Buffer.from('level=info msg="connect" cfg={"db":"postgres:\\/\\/app_user:Xk29fPq7Lm3z@db.example.com:5432\\/app"}\n');
+    const r = await scanStream(program('all'), [body], { contentType: 'text/plain' });
+    const url = r.findings.filter((f) => f.ruleId === 'url-credentials');
+    expect(url).toHaveLength(1);
+    expect(body.toString('utf8', url[0]!.start, url[0]!.end)).toContain('Xk29fPq7Lm3z');
+  });
+
   it('map HTML character references back to their bytes', async () => {
     const body = Buffer.from(`<p title="&#52;111&#x20;1111 1111 1111">mail: bob&#64;example.com &amp; more</p>`);
     const r = await scanStream(program('test'), [body], { contentType: 'text/html' });

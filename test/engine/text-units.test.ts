@@ -14,7 +14,7 @@ function reference(text: string): number[] {
 const pieces = ['a', 'Z', '0', ' ', '"', ';', 'é', '€', '中', '😀', '\\u00e9', '\\u20ac', '\\n', '\\"', '&amp;', '&eacute;', '&#233;', '&#x1F600;', '&lt;', '&', '\\'];
 
 describe("the decoders' non-ASCII units (which spare the matcher a search)", () => {
-  for (const syntax of ['none', 'json', 'html', 'xml'] as EscapeSyntax[]) {
+  for (const syntax of ['none', 'text', 'json', 'html', 'xml'] as EscapeSyntax[]) {
     it(`are exactly the non-ASCII units of each segment, through UTF-8 and ${syntax} escapes, in any chunking`, () => {
       fc.assert(
         fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 120 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), (parts, cuts) => {
@@ -49,5 +49,36 @@ describe("the decoders' non-ASCII units (which spare the matcher a search)", () 
     expect(Array.from(json.nonAscii!)).toEqual(reference(json.text));
     const html = createEscapeDecoder('html').push(createCharsetDecoder('utf-8').push(Buffer.from('<td>José &amp; &eacute; 😀</td>'), true), true);
     expect(Array.from(html.nonAscii!)).toEqual(reference(html.text));
+  });
+});
+
+describe('the text stage (plain text and logs)', () => {
+  const decode = (text: string) => createEscapeDecoder('text').push({ text, offsets: null, base: 0 }, true);
+
+  it('decodes only \\uXXXX and \\/, the escapes of JSON strings printed in a log line', () => {
+    expect(decode('a\\u0034b \\u00e9 https:\\/\\/h').text).toBe('a4b é https://h');
+    // Everything else stays as written: a .env file's \\n is two characters.
+    expect(decode('k=-----BEGIN\\nMII\\t\\x41\\"q\\"').text).toBe('k=-----BEGIN\\nMII\\t\\x41\\"q\\"');
+  });
+
+  it('keeps an escaped backslash whole, so \\\\u0041 stays literal text', () => {
+    expect(decode('\\\\u0041 \\\\/ \\\\\\u0041').text).toBe('\\\\u0041 \\\\/ \\\\A');
+  });
+
+  it('maps each decoded character to the byte offset of its escape', () => {
+    const seg = decode('x\\u0041y');
+    expect(seg.text).toBe('xAy');
+    expect(Array.from(seg.offsets!)).toEqual([0, 1, 7, 8]);
+  });
+
+  it('decodes the same in any chunking, an escape or a \\\\ cut anywhere', () => {
+    const text = 'p=\\u0034\\\\u0041\\/\\\\\\u0042\\n\\u00';
+    const whole = decode(text).text;
+    for (let cut = 1; cut < text.length; cut++) {
+      const d = createEscapeDecoder('text');
+      const a = d.push({ text: text.slice(0, cut), offsets: null, base: 0 }, false);
+      const b = d.push({ text: text.slice(cut), offsets: null, base: cut }, true);
+      expect(a.text + b.text).toBe(whole);
+    }
   });
 });

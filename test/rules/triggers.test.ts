@@ -17,7 +17,7 @@ const overlaps = (a: Span, b: Span) => a[0] < b[1] && b[0] < a[1];
 /** The decoded text the rules see for an example (the engine unescapes JSON, HTML and XML first). */
 function decoded(text: string, contentType: string | undefined): string {
   const ct = contentType ?? 'text/plain';
-  const syntax: EscapeSyntax = ct.includes('json') ? 'json' : ct.includes('html') ? 'html' : ct.includes('xml') ? 'xml' : 'none';
+  const syntax: EscapeSyntax = ct.includes('json') ? 'json' : ct.includes('html') ? 'html' : ct.includes('xml') ? 'xml' : 'text';
   return createEscapeDecoder(syntax).push({ text, offsets: null, base: 0 }, true).text;
 }
 

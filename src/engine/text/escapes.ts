@@ -20,19 +20,33 @@ export interface EscapeDecoder {
   release?(): void;
 }
 
-export type EscapeSyntax = 'none' | 'json' | 'html' | 'xml';
+/**
+ * - `none`: nothing decoded.
+ * - `text`: plain text and logs: only `\uXXXX` and `\/`, the escapes a JSON encoder writes inside a
+ *   string that a log line prints as is (`payload={"card":"4111\u002d1111…"}`, `https:\/\/user:pw@…`).
+ *   Every other backslash stays as written: a `\n` in a .env file or a shell script is two characters
+ *   (the PEM rule accepts that form), and `\\` is kept whole, so `\\u0041` is not decoded either.
+ * - `json`: every JSON/JavaScript string escape.
+ * - `html`: character references, plus JavaScript string escapes (inline scripts and JSON islands).
+ * - `xml`: XML's character references.
+ */
+export type EscapeSyntax = 'none' | 'text' | 'json' | 'html' | 'xml';
+
+/** Which backslash escapes a stage decodes (see EscapeSyntax). */
+type Backslash = 'none' | 'unicode' | 'all';
 
 export function createEscapeDecoder(syntax: EscapeSyntax): EscapeDecoder {
   switch (syntax) {
     case 'none':
       return { push: (seg) => seg };
+    case 'text':
+      return new StagedDecoder('unicode', null);
     case 'json':
-      return new StagedDecoder(true, null);
+      return new StagedDecoder('all', null);
     case 'html':
-      // Inline scripts and JSON islands in HTML carry JavaScript string escapes too.
-      return new StagedDecoder(true, 'html');
+      return new StagedDecoder('all', 'html');
     case 'xml':
-      return new StagedDecoder(false, 'xml');
+      return new StagedDecoder('none', 'xml');
   }
 }
 
@@ -65,7 +79,7 @@ class StagedDecoder implements EscapeDecoder {
   readonly #offsets = new OffsetBuffer();
 
   constructor(
-    readonly backslash: boolean,
+    readonly backslash: Backslash,
     readonly refs: 'html' | 'xml' | null,
   ) {}
 
@@ -78,7 +92,7 @@ class StagedDecoder implements EscapeDecoder {
     this.#carry = null;
     const t = seg.text;
     const n = t.length;
-    const firstBs = this.backslash ? t.indexOf('\\') : -1;
+    const firstBs = this.backslash !== 'none' ? t.indexOf('\\') : -1;
     const firstAmp = this.refs ? t.indexOf('&') : -1;
     if (firstBs === -1 && firstAmp === -1) return seg;
 
@@ -101,9 +115,10 @@ class StagedDecoder implements EscapeDecoder {
         this.#carry = sliceSegment(seg, i, n);
         return out.finish(offsetAt(seg, i));
       }
-      const r = c === 92 ? (this.backslash ? this.#backslash(t, i) : null) : this.#reference(t, i);
+      const r = c === 92 ? (this.backslash !== 'none' ? this.#backslash(t, i) : null) : this.#reference(t, i);
       if (r === null) {
-        i++;
+        // A `\\` left as written (text) is one unit: its second backslash does not start an escape.
+        i += c === 92 && t.charCodeAt(i + 1) === 92 ? 2 : 1;
         continue;
       }
       out.copy(seg, copied, i);
@@ -118,11 +133,11 @@ class StagedDecoder implements EscapeDecoder {
   #mayBeIncomplete(t: string, i: number): boolean {
     const n = t.length;
     if (t.charCodeAt(i) === 92) {
-      if (!this.backslash) return false;
+      if (this.backslash === 'none') return false;
       if (i + 1 >= n) return true;
       const k = t[i + 1];
       if (k === 'u') return n - i < 6;
-      if (k === 'x') return n - i < 4;
+      if (k === 'x') return this.backslash === 'all' && n - i < 4;
       return false;
     }
     // `&` followed only by name characters or `#…` up to the end of the chunk.
@@ -142,6 +157,7 @@ class StagedDecoder implements EscapeDecoder {
       if (v < 0 || i + 6 > t.length) return null;
       return { chars: String.fromCharCode(v), length: 6 };
     }
+    if (this.backslash === 'unicode') return k === '/' ? { chars: '/', length: 2 } : null;
     if (k === 'x') {
       const v = hexValue(t, i + 2, 2);
       if (v < 0 || i + 4 > t.length) return null;
