@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultWorkers } from '../src/cli/commands/scan.js';
+import { defaultWorkers, kPoolMinBytes } from '../src/cli/commands/scan.js';
 import { median } from './measure.js';
 import { fileExtension } from './bodies.js';
 import { batchCorpus } from './pool.js';
@@ -29,6 +29,8 @@ const kLargeCopies = 16;
 const kRunTimeoutMs = 120_000;
 
 export type CliWorkers = '0' | '1' | '2' | 'default';
+/** Each run's `--workers`, in the order of a round (rotated by one each round) and of the table. */
+const kConfigs: readonly CliWorkers[] = ['0', '1', '2', 'default'];
 
 export interface CliRun {
   corpus: 'small' | 'large';
@@ -119,14 +121,13 @@ export async function runCliPhase(o: { quick: boolean; timeLeft: () => boolean; 
       { name: 'large' as const, dir: root, files: small.files + rest.files, bytes: small.bytes + rest.bytes },
     ];
     o.log(`cli      corpora written: ${corpora.map((c) => `${c.name} ${c.files} files ${(c.bytes / 1e6).toFixed(1)} MB`).join(', ')}`);
-    const configs: CliWorkers[] = ['0', '1', '2', 'default'];
     const times = new Map<string, number[]>();
     const maxRounds = o.quick ? 1 : 2;
     let rounds = 0;
     for (let r = 0; r < maxRounds && (r === 0 || o.timeLeft()); r++) {
       for (const c of corpora) {
-        for (let k = 0; k < configs.length; k++) {
-          const w = configs[(k + r) % configs.length]!;
+        for (let k = 0; k < kConfigs.length; k++) {
+          const w = kConfigs[(k + r) % kConfigs.length]!;
           const ms = await runOnce(c.dir, w);
           const key = `${c.name}/${w}`;
           times.set(key, [...(times.get(key) ?? []), ms]);
@@ -136,7 +137,7 @@ export async function runCliPhase(o: { quick: boolean; timeLeft: () => boolean; 
       rounds++;
     }
     const runs: CliRun[] = corpora.flatMap((c) =>
-      configs.map((w) => {
+      kConfigs.map((w) => {
         const ms = times.get(`${c.name}/${w}`)!;
         const medianMs = median(ms);
         return { corpus: c.name, workers: w, ms, medianMs, mbps: c.bytes / 1e3 / medianMs };
@@ -160,7 +161,7 @@ export function formatCli(p: CliPhaseResult, cores: number): string {
   for (const c of p.corpora) {
     const run = (w: CliWorkers) => p.runs.find((r) => r.corpus === c.name && r.workers === w)!;
     const zero = run('0');
-    for (const w of ['0', '1', '2', 'default'] as const) {
+    for (const w of kConfigs) {
       const r = run(w);
       // Batch files are below the 1 MiB a file the command counts, so the bytes are the bytes to scan.
       const label = w === 'default' ? `default (${defaultWorkers(c.bytes, cores)})` : w;
@@ -170,6 +171,6 @@ export function formatCli(p: CliPhaseResult, cores: number): string {
     }
     lines.push(`${''.padEnd(31)}2 workers / 1 worker: ${(run('1').medianMs / run('2').medianMs).toFixed(2)}×`);
   }
-  lines.push('Whole processes: start-up, folder walk, worker start and each worker\'s V8 warm-up included (docs/cli.md, "Speed"). The default scans in the command\'s own thread below 64 MiB to scan, with one worker per core from there.');
+  lines.push(`Whole processes: start-up, folder walk, worker start and each worker's V8 warm-up included (docs/cli.md, "Speed"). The default scans in the command's own thread below ${kPoolMinBytes / 2 ** 20} MiB to scan, with one worker per core from there.`);
   return lines.join('\n');
 }

@@ -65,6 +65,12 @@ describe('the text stage (plain text and logs)', () => {
     expect(decode('\\\\u0041 \\\\/ \\\\\\u0041').text).toBe('\\\\u0041 \\\\/ \\\\A');
   });
 
+  it('passes a text whose backslashes all stay as written on as it came (offsets still linear)', () => {
+    const seg = { text: 'C:\\Users\\app\\config.json msg="ok\\n"', offsets: null, base: 40 };
+    expect(createEscapeDecoder('text').push(seg, true)).toBe(seg);
+    expect(createEscapeDecoder('text').push(seg, false)).toBe(seg);
+  });
+
   it('maps each decoded character to the byte offset of its escape', () => {
     const seg = decode('x\\u0041y');
     expect(seg.text).toBe('xAy');
