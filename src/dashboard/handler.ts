@@ -280,10 +280,16 @@ function checkCsrf(form: URLSearchParams, session: OpenSession): void {
   if (!sameSecret(form.get('csrf') ?? '', session.csrf)) throw new FormError(403, 'The form is not from this session (missing or stale form token): reload the page and try again.');
 }
 
-/** A browser's cross-site POST carries its Origin: only this host's own pages may post. */
+/**
+ * A browser's cross-site POST carries its Origin: only this host's own pages may post. `Origin: null`
+ * (a sandboxed iframe, a data: page, a redirect across sites) is as foreign as any other site: taking it
+ * would let a page sign a visitor in to an attacker's token (login CSRF). Requests without an Origin
+ * (command-line clients) pass; the forms of a session also carry its CSRF token.
+ */
 function checkOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin;
-  if (origin === undefined || origin === 'null') return;
+  if (origin === undefined) return;
+  if (origin === 'null') throw new FormError(403, 'The request comes from another site.');
   let host: string;
   try {
     host = new URL(origin).host;

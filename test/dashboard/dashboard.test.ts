@@ -79,6 +79,19 @@ describe('dashboard', () => {
     expect(home.text).not.toContain(d.admin);
   });
 
+  it('refuses a sign-in from another site or from Origin: null (login CSRF), and takes one from its own pages', async () => {
+    for (const origin of ['null', 'https://evil.example', 'http://localhost.evil.example']) {
+      const b = new Browser(d.base);
+      const r = await b.post('/session', { token: d.admin }, { origin });
+      expect(r.status, origin).toBe(403);
+      expect(r.text).toContain('another site');
+      expect(b.cookie, origin).toBe('');
+    }
+    const own = new Browser(d.base);
+    expect((await own.post('/session', { token: d.admin }, { origin: new URL(d.base).origin })).status).toBe(303);
+    expect(own.cookie).not.toBe('');
+  });
+
   it('without a session, pages send to the sign-in and forms are refused', async () => {
     const b = new Browser(d.base);
     const r = await b.get(page);
