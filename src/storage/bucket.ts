@@ -465,8 +465,9 @@ class Bucket implements LocalBucket {
     const prefix = Buffer.from(o.prefix === undefined ? '' : String(o.prefix), 'utf8');
     const delimiter = Buffer.from(o.delimiter === undefined ? '' : String(o.delimiter), 'utf8');
     let after: Buffer | undefined = o.startAfter !== undefined ? Buffer.from(String(o.startAfter), 'utf8') : undefined;
-    if (o.cursor !== undefined && o.cursor !== '') {
+    if (o.cursor !== undefined) {
       // Lenient like R2's: a cursor is the last key returned, base64; garbage just moves the start.
+      // The empty key's cursor is "" and still means "after it", as in the simulator.
       const c = Buffer.from(Buffer.from(String(o.cursor), 'base64').toString('utf8'), 'utf8');
       if (!after || c.compare(after) > 0) after = c;
     }
@@ -492,7 +493,9 @@ class Bucket implements LocalBucket {
           const group = name.subarray(0, at + delimiter.length);
           delimitedPrefixes.push(group.toString('utf8'));
           count++;
-          last = undefined;
+          // The cursor is the group's last key: the one found by the reverse seek below, or this key when
+          // it is the group itself (the seek's end bound is exclusive).
+          last = Buffer.from(name);
           // Skip the rest of the group with one seek instead of walking it.
           start = successor(group);
           const end = prefixed(start);
@@ -510,7 +513,7 @@ class Bucket implements LocalBucket {
       }
       if (!restarted) break;
     }
-    if (truncated && last) {
+    if (truncated && last !== undefined) {
       return { objects, delimitedPrefixes, truncated: true, cursor: last.toString('base64') };
     }
     return { objects, delimitedPrefixes, truncated: false };

@@ -21,53 +21,51 @@ function isHeaders(v: unknown): v is Headers {
 
 /**
  * An If-Match / If-None-Match list: `"v"` strong, `W/"v"` weak, `*` wildcard (which replaces the whole
- * list), commas between entries, empty entries allowed; unquoted tokens end the list.
+ * list), commas between entries, empty entries allowed. Read token by token as the runtime does
+ * (workerd 2026-04-26, checked against the simulator): an entry starting with `W` must be `W/"…"`
+ * (`W/abc` is an error, not an unquoted token); any other unquoted token ends the list.
  */
 export function parseEtagList(header: string, name: 'if-match' | 'if-none-match'): Etag[] {
   const out: Etag[] = [];
-  let s = header;
+  let i = 0;
   let needComma = false;
-  for (;;) {
-    const star = s.indexOf('*');
-    const quote = s.indexOf('"');
-    const weak = s.indexOf('W');
-    const comma = s.indexOf(',');
-    const big = Number.MAX_SAFE_INTEGER;
-    const w = star < 0 ? big : star;
-    const q = quote < 0 ? big : quote;
-    const k = weak < 0 ? big : weak;
-    const c = comma < 0 ? big : comma;
-    if (q === big && w === big) break;
-    if (c < w && c < q && c < k) {
-      s = s.slice(c + 1);
+  const comma = (reason: string): Error => new Error(`Comma was expected to separate etags. ${reason}`);
+  while (i < header.length) {
+    const ch = header[i]!;
+    if (ch === ' ' || ch === '\t') {
+      i++;
+      continue;
+    }
+    if (ch === ',') {
+      i++;
       needComma = false;
       continue;
     }
-    if (needComma) {
-      const first = Math.min(w, q, k);
-      const reason =
-        first === w
-          ? "Encountered a wildcard character '*' instead."
-          : first === q
-            ? 'Encountered a double quote character \'"\' instead. This would otherwise indicate the start of a new strong etag.'
-            : "Encountered a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.";
-      throw new Error(`Comma was expected to separate etags. ${reason}`);
-    }
-    if (w < q) {
+    if (ch === '*') {
+      if (needComma) throw comma("Encountered a wildcard character '*' instead.");
       return [{ type: 'wildcard' }];
     }
-    const close = s.indexOf('"', q + 1);
-    if (close < 0) throw new Error('Unclosed double quote for Etag');
-    const value = s.slice(q + 1, close);
-    if (k < q) {
-      if (!(s.length > k + 2 && s[k + 1] === '/' && k + 2 === q)) {
-        throw new Error('Weak etags must start with W/ and their value must be quoted');
+    let type: 'strong' | 'weak';
+    if (ch === 'W') {
+      if (needComma) {
+        throw comma("Encountered a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.");
       }
-      out.push({ type: 'weak', value });
+      if (!header.startsWith('W/"', i)) throw new Error('Weak etags must start with W/ and their value must be quoted');
+      type = 'weak';
+      i += 3;
+    } else if (ch === '"') {
+      if (needComma) {
+        throw comma('Encountered a double quote character \'"\' instead. This would otherwise indicate the start of a new strong etag.');
+      }
+      type = 'strong';
+      i += 1;
     } else {
-      out.push({ type: 'strong', value });
+      break;
     }
-    s = s.slice(close + 1);
+    const close = header.indexOf('"', i);
+    if (close < 0) throw new Error('Unclosed double quote for Etag');
+    out.push({ type, value: header.slice(i, close) });
+    i = close + 1;
     needComma = true;
   }
   if (out.length === 0) throw new Error(`Invalid ETag in ${name} header`);

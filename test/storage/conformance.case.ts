@@ -320,6 +320,50 @@ export function runBucketConformance(t: ConformanceTarget): void {
       expect(await text(await b.get('key'))).toBe('value');
     });
 
+    test('get: etag lists are read token by token (an entry starting with W must be W/"…")', async () => {
+      const b = await t.bucket();
+      const etag = ((await b.put('key', 'value')) as StoreObject).etag;
+      const weak = 'Weak etags must start with W/ and their value must be quoted';
+      const invalid = 'Invalid ETag in if-match header';
+      const commaW =
+        "Comma was expected to separate etags. Encountered a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.";
+      // 'body' = the condition held, 'meta' = it failed; any other value is the error message.
+      const cases: [string, string][] = [
+        ['W/abc', weak],
+        [' W/abc', weak],
+        ['Wabc', weak],
+        ['W', weak],
+        ['W/ "abc"', weak],
+        ['W*', weak],
+        ['W/x, *', weak],
+        [`"a", W/abc`, weak],
+        [`"x" , W/`, weak],
+        [`"a" W`, commaW],
+        ['w/"abc"', invalid],
+        ['xW', invalid],
+        [`abc W/"x"`, invalid],
+        [`x, W/"a"`, invalid],
+        [`/"x"`, invalid],
+        ['a*', invalid],
+        [`W/"abc" x`, 'meta'],
+        ['*W', 'body'],
+        [`"${etag}" x`, 'body'],
+        [`"${etag}"x, "nope"`, 'body'],
+      ];
+      const seen: [string, string][] = [];
+      for (const [header] of cases) {
+        try {
+          seen.push([header, isBody(await b.get('key', { onlyIf: H({ 'if-match': header }) })) ? 'body' : 'meta']);
+        } catch (e) {
+          expect((e as Error).name).toBe('Error');
+          seen.push([header, (e as Error).message]);
+        }
+      }
+      expect(seen).toEqual(cases);
+      await rejectsWith(b.put('key', 'new', { onlyIf: H({ 'if-none-match': 'W/abc' }) }), weak, 'Error');
+      expect(await text(await b.get('key'))).toBe('value');
+    });
+
     test('conditions: combinations, missing objects and seconds granularity (the validator fixture)', async () => {
       const b = await t.bucket();
       // Land the upload in the middle of a second, so ±250 ms stays inside it (needed by the
@@ -775,6 +819,34 @@ export function runBucketConformance(t: ConformanceTarget): void {
       expect(g2.delimitedPrefixes).toEqual(['dir1/']);
       // A multi-character delimiter.
       expect(await names({ delimiter: 'sub' })).toEqual([['dir0/file0', 'dir0/file1', 'dir1/file6', 'dir1/file7', 'file8', 'file9'], ['dir0/sub'], false]);
+    });
+
+    test('list: paging passes the empty key and a one-key group (limit, delimiter, prefix, startAfter)', async () => {
+      const b = await t.bucket();
+      // 'c/' is a group whose only key is the group itself.
+      for (const k of ['', 'a', 'b/c', 'b/d', 'c/', '\u{1f600}']) await b.put(k, k);
+      const pages = async (o: { limit: number; delimiter?: string; prefix?: string; startAfter?: string }): Promise<string[][]> => {
+        const out: string[][] = [];
+        let cursor: string | undefined;
+        for (let n = 0; n < 10; n++) {
+          const r = await b.list({ ...o, ...(cursor === undefined ? {} : { cursor }) });
+          out.push([...r.objects.map((x) => x.key), ...r.delimitedPrefixes.map((p) => `${p}*`)]);
+          if (!r.truncated) return out;
+          expect(typeof r.cursor).toBe('string');
+          cursor = r.cursor;
+        }
+        throw new Error(`paging did not end: ${JSON.stringify(out)}`);
+      };
+      expect(await pages({ limit: 1 })).toEqual([[''], ['a'], ['b/c'], ['b/d'], ['c/'], ['\u{1f600}']]);
+      expect(await pages({ limit: 2 })).toEqual([['', 'a'], ['b/c', 'b/d'], ['c/', '\u{1f600}']]);
+      expect(await pages({ limit: 1, delimiter: '/' })).toEqual([[''], ['a'], ['b/*'], ['c/*'], ['\u{1f600}']]);
+      expect(await pages({ limit: 2, delimiter: '/', prefix: '' })).toEqual([['', 'a'], ['b/*', 'c/*'], ['\u{1f600}']]);
+      expect(await pages({ limit: 1, startAfter: '' })).toEqual([['a'], ['b/c'], ['b/d'], ['c/'], ['\u{1f600}']]);
+      expect(await pages({ limit: 1000, startAfter: '' })).toEqual([['a', 'b/c', 'b/d', 'c/', '\u{1f600}']]);
+      // The empty key's cursor, given back, starts after it (and only after it).
+      const first = await b.list({ limit: 1 });
+      if (!first.truncated) throw new Error('expected truncation');
+      expect((await b.list({ cursor: first.cursor })).objects.map((x) => x.key)).toEqual(['a', 'b/c', 'b/d', 'c/', '\u{1f600}']);
     });
 
     // ---- misc
