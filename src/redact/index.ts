@@ -27,3 +27,28 @@ export function redact(value: string, policy: RedactionPolicy = kDefaultRedactio
   const kept = keep === 0 ? '' : policy.fromEnd ? chars.slice(-keep).join('') : chars.slice(0, keep).join('');
   return policy.fromEnd ? mask + kept : kept + mask;
 }
+
+/**
+ * `text` with every range (UTF-16 indices, end exclusive) replaced by the masked value it covers;
+ * overlapping or touching ranges are masked as one. `shown(start, end)` gives the value the mask is
+ * made of, when it differs from the text (a percent-encoded path is masked as its decoded value).
+ * @example maskRanges('/acct/4111111111111111/x', [[6, 22]]) // '/acct/************1111/x'
+ */
+export function maskRanges(
+  text: string,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  shown: (start: number, end: number) => string = (s, e) => text.slice(s, e),
+  policy: RedactionPolicy = kDefaultRedaction,
+): string {
+  const sorted = ranges.filter(([s, e]) => e > s).sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < sorted.length; ) {
+    const start = sorted[i]![0];
+    let end = sorted[i]![1];
+    for (i++; i < sorted.length && sorted[i]![0] <= end; i++) end = Math.max(end, sorted[i]![1]);
+    out += text.slice(at, start) + redact(shown(start, end), policy);
+    at = end;
+  }
+  return out + text.slice(at);
+}

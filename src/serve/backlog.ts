@@ -37,8 +37,11 @@ export interface ScanJob {
   /** Bytes of `chunks`, reserved from the budget by the capture. */
   bytes: number;
   meta: ScanMeta;
-  /** Called once with the report (or null when the scan failed). */
-  done(report: ScanReport | null): void;
+  /**
+   * Called once with the report (or null when the scan failed). A promise it returns keeps the job's
+   * place until it settles (the proxy scans the exchange's request fields there), so `idle()` waits for it.
+   */
+  done(report: ScanReport | null): void | Promise<void>;
 }
 
 export class ScanBacklog {
@@ -136,13 +139,14 @@ export class ScanBacklog {
       this.#stats.scanErrors++;
       this.#onError(e);
     }
+    // The body's bytes are let go before `done` runs: it only needs the report.
+    this.#held -= job.bytes;
     try {
-      job.done(report);
+      await job.done(report);
     } catch (e) {
       this.#onError(e);
     }
     this.#running--;
-    this.#held -= job.bytes;
     this.#pump();
     this.#checkIdle();
   }

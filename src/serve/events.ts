@@ -1,10 +1,12 @@
 /**
  * Log events: one per finding of a proxied response, as Sensitive Data Detection's security events
- * (action `log`). Built from the scanner's findings, which carry only redacted values, and from
- * request metadata that never includes the query string (a query can itself carry a secret).
+ * (action `log`). Built from the scanner's findings, which carry only redacted values, and from the
+ * exchange's fields after request-fields.ts has masked them. The query string and request headers
+ * other than Host are never kept (either can carry a secret, and neither says where data leaked).
  */
 import { managedRuleset } from '../rules/index.js';
 import type { Finding } from '../types.js';
+import type { RequestFields, StoredFields } from './request-fields.js';
 
 /** What is known of one proxied exchange when its response starts. */
 export interface ExchangeInfo {
@@ -13,14 +15,11 @@ export interface ExchangeInfo {
   /** ms since the Unix epoch at which the response headers arrived from the origin. */
   timestamp: number;
   zone: string;
-  /** Host header as received (lower case, at most 255 characters). */
-  host: string;
   method: string;
-  /** Path without the query string, at most 2,048 characters. */
-  path: string;
   status: number;
-  contentType: string | null;
   contentEncoding: string | null;
+  /** Host, path and Content-Type as they came: held in memory only, stored once masked (StoredFields). */
+  fields: RequestFields;
 }
 
 /** One stored event (a line of a batch). Field order is the order written. */
@@ -53,10 +52,7 @@ export interface LogEvent {
 /** An event before it is given its place in a batch. */
 export type PendingEvent = Omit<LogEvent, 'batch' | 'seq'>;
 
-const kMaxPath = 2048;
-const kMaxHost = 255;
-
-/** Path of a request target without its query string or fragment, bounded. */
+/** Path of a request target without its query string or fragment (bounded once masked, request-fields.ts). */
 export function pathOf(target: string | undefined): string {
   let t = target ?? '/';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) {
@@ -68,17 +64,11 @@ export function pathOf(target: string | undefined): string {
     }
   }
   const cut = t.search(/[?#]/);
-  if (cut >= 0) t = t.slice(0, cut);
-  return t.length > kMaxPath ? t.slice(0, kMaxPath) : t;
+  return cut >= 0 ? t.slice(0, cut) : t;
 }
 
-export function hostOf(header: string | undefined): string {
-  const h = (header ?? '').toLowerCase();
-  return h.length > kMaxHost ? h.slice(0, kMaxHost) : h;
-}
-
-/** Events of one exchange, one per finding, in the scanner's order. */
-export function eventsOf(info: ExchangeInfo, findings: readonly Finding[]): PendingEvent[] {
+/** Events of one exchange, one per finding, in the scanner's order; `fields` are the exchange's masked fields. */
+export function eventsOf(info: ExchangeInfo, fields: StoredFields, findings: readonly Finding[]): PendingEvent[] {
   const timestamp = new Date(info.timestamp).toISOString();
   return findings.map((f, i) => ({
     id: `${info.requestId}-${i}`,
@@ -89,11 +79,11 @@ export function eventsOf(info: ExchangeInfo, findings: readonly Finding[]): Pend
     ruleId: f.ruleId,
     description: f.description,
     tags: [...f.tags],
-    host: info.host,
+    host: fields.host,
     method: info.method,
-    path: info.path,
+    path: fields.path,
     status: info.status,
-    contentType: info.contentType,
+    contentType: fields.contentType,
     requestId: info.requestId,
     start: f.start,
     end: f.end,

@@ -17,7 +17,9 @@ import { classifyContentType, parseContentEncoding } from '../content/index.js';
 import { kMaxScanBytes } from '../engine/index.js';
 import { keptBytes } from '../pool/index.js';
 import type { EffectiveRules, Traffic } from '../rulesets/index.js';
-import { eventsOf, hostOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
+import { eventsOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
+import { storedFields, type ScanText } from './request-fields.js';
+import { hostName } from './zones.js';
 import type { ScanBacklog } from './backlog.js';
 import type { ZoneResolver } from './zones.js';
 
@@ -34,6 +36,8 @@ export interface ProxyOptions {
   /** null: forward only (nothing is scanned). */
   backlog: ScanBacklog | null;
   onEvents: (zone: string, events: PendingEvent[]) => void;
+  /** Scans an exchange's request fields (host, path) before they are stored in its events: see request-fields.ts. */
+  scanFields: ScanText;
   onError: (err: unknown) => void;
   /** Idle time allowed on the origin connection before the exchange fails (504 before the response). Default 120 s. */
   originTimeoutMs?: number;
@@ -142,6 +146,24 @@ class Tap extends Transform {
   }
 }
 
+/**
+ * Why a request's Host header cannot be served, or null. RFC 9112 §3.2: a request with more than one
+ * Host field line, or a Host with an invalid value, gets 400 (Node keeps the first of two silently).
+ */
+function hostProblem(raw: readonly string[]): string | null {
+  let value: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.length !== 4 || raw[i]!.toLowerCase() !== 'host') continue;
+    if (value !== undefined) return 'more than one Host header';
+    value = raw[i + 1]!;
+  }
+  if (value === undefined || value.trim() === '') return null;
+  const v = value.trim();
+  const colon = v.startsWith('[') ? v.indexOf(']:') + 1 : v.lastIndexOf(':');
+  if (colon > 0 && !/^:\d{0,5}$/.test(v.slice(colon))) return 'the Host header is not a host name';
+  return hostName(v) === '' ? 'the Host header is not a host name' : null;
+}
+
 function plainError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {
     res.destroy();
@@ -179,6 +201,12 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       if (stats.active === 0) drained?.();
     });
     const hostHeader = req.headers.host;
+    const badHost = hostProblem(req.rawHeaders);
+    if (badHost !== null) {
+      req.resume();
+      plainError(res, 400, `leakscan: ${badHost}`);
+      return;
+    }
     const zone = o.zones.zoneOf(hostHeader);
     const target = req.url !== undefined && req.url.startsWith('/') ? req.url : `/${pathOf(req.url).replace(/^\/+/, '')}`;
     const forwardedFor = req.socket.remoteAddress ?? '';
@@ -221,12 +249,10 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
         requestId: randomBytes(16).toString('hex'),
         timestamp: Date.now(),
         zone,
-        host: hostOf(hostHeader),
         method: req.method ?? 'GET',
-        path: pathOf(req.url),
         status,
-        contentType,
         contentEncoding,
+        fields: { host: (hostHeader ?? '').trim(), path: pathOf(req.url), contentType },
       };
       try {
         res.writeHead(status, ur.statusMessage ?? '', endToEnd(ur.rawHeaders));
@@ -256,7 +282,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     const backlog = o.backlog;
     if (backlog === null) return null;
     if (req.method === 'HEAD' || info.status === 204 || info.status === 304 || (info.status >= 100 && info.status < 200)) return null;
-    if (info.contentType !== null && classifyContentType(info.contentType).kind === 'binary') return null;
+    if (info.fields.contentType !== null && classifyContentType(info.fields.contentType).kind === 'binary') return null;
     const encoded = parseContentEncoding(info.contentEncoding ?? undefined).codings.length > 0;
     // Encoded bodies: enough compressed bytes to decode the scanner's 1 MB (the pool's own bound).
     const limit = keptBytes(encoded, kScanBytes);
@@ -287,13 +313,15 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
         backlog.submit({
           chunks,
           bytes,
-          meta: { ...(info.contentType === null ? {} : { contentType: info.contentType }), ...(info.contentEncoding === null ? {} : { contentEncoding: info.contentEncoding }) },
-          done: (report) => {
+          meta: { ...(info.fields.contentType === null ? {} : { contentType: info.fields.contentType }), ...(info.contentEncoding === null ? {} : { contentEncoding: info.contentEncoding }) },
+          done: async (report) => {
             if (report === null) return;
             // The pool runs every managed rule; the zone's effective rules pick the findings. Rules are
             // independent in the engine, so this equals a scanner built with scannerOptionsFor(ruleIds).
             const findings = report.findings.filter((f) => ruleIds.has(f.ruleId));
-            if (findings.length > 0) o.onEvents(info.zone, eventsOf(info, findings));
+            if (findings.length === 0) return;
+            const fields = await storedFields(info.fields, o.scanFields, (id) => ruleIds.has(id));
+            o.onEvents(info.zone, eventsOf(info, fields, findings));
           },
         });
       });

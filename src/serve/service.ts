@@ -208,6 +208,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           rules: (zone, traffic) => service.effectiveRules(zone, traffic),
           backlog,
           onEvents: (zone, list) => void events.add(zone, list),
+          scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
           onError,
           ...(options.originCa === undefined ? {} : { originCa: options.originCa }),
         });
