@@ -31,14 +31,13 @@ const kMultiply = Uint8Array.from([
   9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
 ]);
 
-// Position-dependent permutation: row i applies to the digit i places from the right (mod 8).
-const kPermute = Uint8Array.from([
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-  1, 5, 7, 6, 2, 8, 3, 0, 9, 4,
-  5, 8, 0, 3, 7, 9, 6, 1, 4, 2,
-  8, 9, 1, 6, 0, 4, 3, 5, 2, 7,
-  9, 4, 5, 3, 1, 2, 7, 6, 0, 8,
-  4, 2, 8, 6, 5, 7, 3, 9, 0, 1,
-  2, 7, 9, 3, 8, 0, 6, 4, 1, 5,
-  7, 0, 4, 6, 9, 1, 3, 2, 5, 8,
-]);
+// Position-dependent permutation: row i is p^i, applied to the digit i places from the right (mod 8),
+// where p = (1 5 7 6 2 8 3 0 9 4) in one-line notation (Verhoeff 1969). Built by composing p so no row
+// is copied by hand.
+const kPermute = (() => {
+  const p = [1, 5, 7, 6, 2, 8, 3, 0, 9, 4];
+  const rows = new Uint8Array(80);
+  for (let d = 0; d < 10; d++) rows[d] = d;
+  for (let i = 1; i < 8; i++) for (let d = 0; d < 10; d++) rows[i * 10 + d] = p[rows[(i - 1) * 10 + d]!]!;
+  return rows;
+})();
