@@ -7,7 +7,7 @@ import { createApiHandler, kApiPrefix, sendNoRoute } from './handler.js';
 import { ensureAdminToken, TokenStore } from './tokens.js';
 
 export interface ApiServerOptions {
-  /** Data directory: `rulesets/` (one file per zone), `tokens.json`, `admin-token`. */
+  /** Data directory: `rulesets/` (one file per zone), `tokens.mdb` (with its `-lock` file), `admin-token`. */
   dataDir: string;
   /** Default 8787; 0 picks a free port. */
   port?: number;
@@ -28,11 +28,18 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** Builds the pieces without listening: the service and tokens of a data directory. */
+/** Builds the pieces without listening: the service and tokens of a data directory (close `tokens` when done). */
 export async function openApi(dataDir: string): Promise<{ service: RulesetService; tokens: TokenStore; admin: { token: string; created: boolean } }> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const tokens = new TokenStore(dataDir);
-  const admin = await ensureAdminToken(dataDir, tokens);
+  let admin: { token: string; created: boolean };
+  try {
+    await tokens.open();
+    admin = await ensureAdminToken(dataDir, tokens);
+  } catch (e) {
+    await tokens.close();
+    throw e;
+  }
   return { service: new RulesetService(new FileZoneStore(join(dataDir, 'rulesets'))), tokens, admin };
 }
 
@@ -74,10 +81,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     service,
     tokens,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await tokens.close();
+    },
   };
 }

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
 import { writeFileAtomic } from '../rulesets/index.js';
 
 export type TokenPermission = 'read' | 'edit';
@@ -20,6 +22,7 @@ export interface TokenRecord {
 /** What `list` shows: never the hash. */
 export type TokenInfo = Omit<TokenRecord, 'hash'>;
 
+/** `<dataDir>/tokens.json` as earlier versions kept the tokens; imported once into the store. */
 interface TokenFile {
   format: 1;
   tokens: TokenRecord[];
@@ -36,47 +39,136 @@ export function tokenAllows(token: TokenInfo, zone: string | undefined, write: b
 /** Token values: 40 characters of `[A-Za-z0-9_-]`, the alphabet and length of Cloudflare's API tokens. */
 export const kTokenPattern = /^[A-Za-z0-9_-]{40}$/;
 
+/** Meta key holding the SHA-256 of the tokens.json that was imported. */
+const kImported = 'imported-tokens-json';
+
+interface Dbs {
+  env: RootDatabase;
+  /** id → record */
+  tokens: Database<TokenRecord, string>;
+  /** SHA-256 of the value → id */
+  hashes: Database<string, string>;
+  meta: Database<string, string>;
+}
+
+const info = ({ hash: _hash, ...rest }: TokenRecord): TokenInfo => rest;
+
 /**
- * API tokens in `<dataDir>/tokens.json`. The running server and `leakscan token` share the file:
- * `verify` re-reads it when its size or mtime changed, so a token created or revoked by the command
- * line takes effect on the next request without a restart.
+ * API tokens in the LMDB environment `<dataDir>/tokens.mdb`. Every process that needs them opens it
+ * (the running service, each `leakscan token` command): create and revoke are each one write
+ * transaction, and every `verify` and `list` reads the latest committed state, so a change made by
+ * another process applies to the next request without a restart. Call `close()` when done.
  */
 export class TokenStore {
+  /** The LMDB environment file (its lock file is `tokens.mdb-lock`). */
   readonly file: string;
-  #cache: { key: string; data: TokenFile } | undefined;
+  readonly #dataDir: string;
+  #dbs: Promise<Dbs> | undefined;
+  #closed = false;
 
   constructor(dataDir: string) {
-    this.file = join(dataDir, 'tokens.json');
+    this.#dataDir = dataDir;
+    this.file = join(dataDir, 'tokens.mdb');
   }
 
-  async #load(): Promise<TokenFile> {
-    let key: string;
+  #open(): Promise<Dbs> {
+    if (this.#closed) return Promise.reject(new Error(`${this.file}: the token store is closed`));
+    return (this.#dbs ??= (async () => {
+      await mkdir(this.#dataDir, { recursive: true, mode: 0o700 });
+      let dbs: Dbs;
+      try {
+        const env = openLmdb({ path: this.file });
+        dbs = {
+          env,
+          tokens: env.openDB<TokenRecord, string>({ name: 'tokens' }),
+          hashes: env.openDB<string, string>({ name: 'hashes' }),
+          meta: env.openDB<string, string>({ name: 'meta' }),
+        };
+      } catch (e) {
+        throw new Error(`${this.file}: the token store could not be opened: ${(e as Error).message}`, { cause: e });
+      }
+      try {
+        // LMDB creates its files 0664 less the umask; keep them owner-only as tokens.json was.
+        await Promise.all([this.file, `${this.file}-lock`].map((f) => chmod(f, 0o600)));
+        await this.#importJson(dbs);
+      } catch (e) {
+        await dbs.env.close();
+        throw e;
+      }
+      return dbs;
+    })());
+  }
+
+  /** Opens the store now (importing a tokens.json), so a failure shows at start rather than at the first request. */
+  async open(): Promise<void> {
+    await this.#open();
+  }
+
+  /** Runs `fn` in one write transaction (LMDB's writer lock is shared by every process) and waits until it is on disk. */
+  async #commit<T>(dbs: Dbs, fn: () => T): Promise<T> {
+    const r = await dbs.env.transaction(fn);
+    await dbs.env.flushed;
+    return r;
+  }
+
+  /**
+   * Imports `<dataDir>/tokens.json` (format 1) once, in one transaction, then renames it
+   * `tokens.json.imported`. Processes racing on it import it once: the first commit records the file's
+   * digest and the others find it. A tokens.json appearing after an import is left alone, so an old
+   * copy cannot bring back a revoked token.
+   */
+  async #importJson(dbs: Dbs): Promise<void> {
+    const legacy = join(this.#dataDir, 'tokens.json');
+    let text: string;
     try {
-      const st = await stat(this.file);
-      key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+      text = await readFile(legacy, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, tokens: [] };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
-    if (this.#cache?.key === key) return this.#cache.data;
-    const data = JSON.parse(await readFile(this.file, 'utf8')) as TokenFile;
-    if (data.format !== 1 || !Array.isArray(data.tokens)) throw new Error(`${this.file}: not a leakscan token file`);
-    this.#cache = { key, data };
-    return data;
+    let data: TokenFile;
+    try {
+      data = JSON.parse(text) as TokenFile;
+    } catch (e) {
+      throw new Error(`${legacy}: not a leakscan token file`, { cause: e });
+    }
+    if (data?.format !== 1 || !Array.isArray(data.tokens)) throw new Error(`${legacy}: not a leakscan token file`);
+    const digest = sha256(text);
+    const imported = await this.#commit(dbs, () => {
+      const done = dbs.meta.get(kImported);
+      if (done !== undefined) return done;
+      for (const t of data.tokens) {
+        if (dbs.tokens.get(t.id) !== undefined || dbs.hashes.get(t.hash) !== undefined) continue;
+        const record: TokenRecord = { id: t.id, name: t.name, zones: [...t.zones], permission: t.permission, created_on: t.created_on, hash: t.hash };
+        dbs.tokens.put(t.id, record);
+        dbs.hashes.put(t.hash, t.id);
+      }
+      dbs.meta.put(kImported, digest);
+      return digest;
+    });
+    if (imported !== digest) return;
+    await rename(legacy, `${legacy}.imported`).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err; // another process renamed it first
+    });
   }
 
-  async #save(data: TokenFile): Promise<void> {
-    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
-    this.#cache = undefined;
+  /** The latest committed state for this process's next reads: lmdb-js otherwise reuses a read snapshot for the rest of the event turn. */
+  #fresh(dbs: Dbs): void {
+    dbs.env.resetReadTxn();
   }
 
   async list(): Promise<TokenInfo[]> {
-    return (await this.#load()).tokens.map(({ hash: _hash, ...info }) => info);
+    // Listing a data directory that holds no tokens does not create one.
+    if (this.#dbs === undefined && !existsSync(this.file) && !existsSync(join(this.#dataDir, 'tokens.json'))) return [];
+    const dbs = await this.#open();
+    this.#fresh(dbs);
+    const all = [...dbs.tokens.getRange().map(({ value }) => info(value))];
+    return all.sort((a, b) => (a.created_on < b.created_on ? -1 : a.created_on > b.created_on ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Creates a token; the returned `token` value is not stored anywhere and cannot be shown again. */
   async create(opts: { name: string; zones: string[]; permission: TokenPermission }): Promise<{ token: string; info: TokenInfo }> {
-    const data = await this.#load();
+    const dbs = await this.#open();
     const token = randomBytes(30).toString('base64url');
     const record: TokenRecord = {
       id: randomBytes(16).toString('hex'),
@@ -86,27 +178,44 @@ export class TokenStore {
       created_on: new Date().toISOString(),
       hash: sha256(token),
     };
-    await this.#save({ format: 1, tokens: [...data.tokens, record] });
-    const { hash: _hash, ...info } = record;
-    return { token, info };
+    await this.#commit(dbs, () => {
+      dbs.tokens.put(record.id, record);
+      dbs.hashes.put(record.hash, record.id);
+    });
+    return { token, info: info(record) };
   }
 
   /** Revokes by id; false when no token has it. */
   async revoke(id: string): Promise<boolean> {
-    const data = await this.#load();
-    const tokens = data.tokens.filter((t) => t.id !== id);
-    if (tokens.length === data.tokens.length) return false;
-    await this.#save({ format: 1, tokens });
-    return true;
+    // LMDB refuses empty and very long keys; no token has such an id.
+    if (id === '' || id.length > 256) return false;
+    const dbs = await this.#open();
+    return this.#commit(dbs, () => {
+      const record = dbs.tokens.get(id);
+      if (record === undefined) return false;
+      dbs.tokens.remove(id);
+      dbs.hashes.remove(record.hash);
+      return true;
+    });
   }
 
   /** The token's record, or undefined when it is unknown or revoked. */
   async verify(token: string): Promise<TokenInfo | undefined> {
-    const hash = sha256(token);
-    const found = (await this.#load()).tokens.find((t) => t.hash === hash);
-    if (found === undefined) return undefined;
-    const { hash: _hash, ...info } = found;
-    return info;
+    const dbs = await this.#open();
+    this.#fresh(dbs);
+    const id = dbs.hashes.get(sha256(token));
+    const record = id === undefined ? undefined : dbs.tokens.get(id);
+    return record === undefined ? undefined : info(record);
+  }
+
+  /** Closes the environment (once every write is on disk). Later calls fail. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const dbs = await this.#dbs?.catch(() => undefined);
+    if (dbs === undefined) return;
+    await dbs.env.flushed;
+    await dbs.env.close();
   }
 }
 

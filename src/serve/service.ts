@@ -32,7 +32,7 @@ import { ZoneResolver, type ZoneMapping } from './zones.js';
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
 
 export interface ServeOptions {
-  /** Data directory (created if missing): admin-token, tokens.json, rulesets/, tls/, audit/, events/. */
+  /** Data directory (created if missing): admin-token, tokens.mdb (+ tokens.mdb-lock), rulesets/, tls/, audit/, events/. */
   dataDir: string;
   /** Listen address of every port. Default 127.0.0.1. */
   host?: string;
@@ -142,6 +142,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 
   try {
     const { service, tokens, admin } = await openApi(options.dataDir);
+    cleanup.push(() => tokens.close());
     let audit: AuditServer;
     try {
       audit = await startAuditServer({ dataDir: options.dataDir, port: options.auditPort ?? 8788, host, onError });

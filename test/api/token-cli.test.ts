@@ -27,7 +27,7 @@ describe('leakscan token', () => {
       expect(created.code).toBe(0);
       const token = created.stdout.trim();
       expect(token).toMatch(/^[A-Za-z0-9_-]{40}$/);
-      expect(await readFile(join(dir, 'tokens.json'), 'utf8')).not.toContain(token);
+      expect((await readFile(join(dir, 'tokens.mdb'))).includes(token)).toBe(false);
 
       const get = (t: string) => fetch(`${api.url}/zones/${Z}/rulesets`, { headers: { authorization: `Bearer ${t}` } });
       expect((await get(token)).status).toBe(200);
@@ -54,6 +54,8 @@ describe('leakscan token', () => {
     const bad = await runCli(['token', 'create', '--name', 'x', '--zone', 'example.com', '--data', dir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a 32-character hexadecimal zone id');
-    expect(await new TokenStore(dir).list()).toEqual([]);
+    const store = new TokenStore(dir);
+    expect(await store.list()).toEqual([]);
+    await store.close();
   });
 });

@@ -39,6 +39,7 @@ export async function startDash(options: { detections?: DetectionSource } = {}):
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await tokens.close();
       data.remove();
     },
   };

@@ -18,14 +18,22 @@ interface CreateOptions extends DataOptions {
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), ...value.split(',').filter((z) => z !== '')];
 
 /**
- * `leakscan token create|list|revoke`: API tokens of the Rulesets API, in DIR/tokens.json. A running
- * server sees changes on its next request. The token value is printed once, by `create`, and only
- * its hash is stored.
+ * `leakscan token create|list|revoke`: API tokens of the Rulesets API, in the LMDB store DIR/tokens.mdb
+ * shared with a running server, which sees changes on its next request. The token value is printed
+ * once, by `create`, and only its hash is stored.
  */
 export function registerToken(program: Command, io: CliIO, setExit: (code: number) => void): void {
   const token = program.command('token').description('manage API tokens of the Rulesets API (`leakscan serve`)');
   const dataOption = () => new Option('-d, --data <dir>', 'data directory of the service').default('.leakscan');
-  const store = (opts: DataOptions) => new TokenStore(resolve(io.cwd, opts.data));
+  /** Runs `fn` on the data directory's token store, closed afterwards. */
+  const withStore = async <T>(opts: DataOptions, fn: (store: TokenStore) => Promise<T>): Promise<T> => {
+    const store = new TokenStore(resolve(io.cwd, opts.data));
+    try {
+      return await fn(store);
+    } finally {
+      await store.close();
+    }
+  };
 
   token
     .command('create')
@@ -40,7 +48,7 @@ export function registerToken(program: Command, io: CliIO, setExit: (code: numbe
       if (zones.length === 0) throw new UsageError('give --zone ID (repeatable) or --all-zones');
       for (const z of zones) if (z !== '*' && !/^[0-9a-f]{32}$/.test(z)) throw new UsageError(`${JSON.stringify(z)} is not a 32-character hexadecimal zone id`);
       if (opts.allZones === true && opts.zone !== undefined) throw new UsageError('--zone and --all-zones exclude each other');
-      const { token: value, info } = await store(opts).create({ name: opts.name, zones, permission: opts.permission });
+      const { token: value, info } = await withStore(opts, (s) => s.create({ name: opts.name, zones, permission: opts.permission }));
       io.stdout.write(`${value}\n`);
       io.stderr.write(`token ${info.id} (${info.permission}, ${zones.includes('*') ? 'all zones' : zones.join(',')}): store it now, it is not shown again\n`);
       setExit(0);
@@ -52,7 +60,7 @@ export function registerToken(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(dataOption())
     .action(async (opts: DataOptions & { format: 'text' | 'json' }) => {
-      const tokens = await store(opts).list();
+      const tokens = await withStore(opts, (s) => s.list());
       if (opts.format === 'json') {
         io.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`);
       } else {
@@ -70,7 +78,7 @@ export function registerToken(program: Command, io: CliIO, setExit: (code: numbe
     .argument('<id>', 'token id (from `leakscan token list`)')
     .addOption(dataOption())
     .action(async (id: string, opts: DataOptions) => {
-      if (!(await store(opts).revoke(id))) throw new UsageError(`no token has id ${JSON.stringify(id)}`);
+      if (!(await withStore(opts, (s) => s.revoke(id)))) throw new UsageError(`no token has id ${JSON.stringify(id)}`);
       io.stderr.write(`token ${id} revoked\n`);
       setExit(0);
     });
