@@ -1,5 +1,12 @@
 /**
- * Accuracy of the managed rules on the labelled corpus (`npm run eval`). Builds the corpus when it is
+ * Accuracy of the managed rules (`npm run eval`), in two sections.
+ *
+ * First the peer cases (scripts/eval/peer.ts): labelled cases from other detectors' public tests,
+ * `../shared/eval/peer-cases.jsonl` by default, scored per class with a macro headline against goals.
+ * They were not written from our rules, so this is the section that can fail.
+ *
+ * Then the synthetic corpus, a regression check: it is generated from the rules' own examples and
+ * synthetic values, so it confirms what the rules already know. Builds the corpus when it is
  * absent or stale (written from other rule examples), scans it in-thread once with the default rules
  * and once with all rules, matches findings to the planted values of the manifest, and prints per
  * rule: planted, found, missed, false positives, precision, recall, F1; macro averages per family;
@@ -10,16 +17,26 @@
  * example text around it, is counted as `other` (a rule example can hold a second rule's value, e.g.
  * a JWT after `Authorization: Bearer`), not as a false positive. Any other finding is a false positive.
  *
- *   npx tsx scripts/eval.ts [--corpus <dir>] [--small]
+ *   npx tsx scripts/eval.ts [--corpus <dir>] [--small] [--peer-cases <file>] [--failures] [--peer-only]
+ *
+ * `--failures` lists the failing peer case ids with the rules that fired (never the text or values);
+ * `--peer-only` skips the synthetic corpus and writes nothing. Otherwise both sections go to
+ * `<corpus>/eval.json` (`peer`: null when the default peer file is absent, as in a clone outside this
+ * workspace).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScanner } from '../src/index.js';
 import { allRuleDefs, selectRules } from '../src/rules/index.js';
 import type { Family } from '../src/rules/index.js';
 import type { Finding, Scanner } from '../src/types.js';
 import { corpusInputs, generateCorpus, kDefaultOut, type Manifest } from './corpus/generate.js';
+import { formatPeerFailures, formatPeerScore, loadPeerCases, scanPeerCases, scorePeerCases, type PeerScore } from './eval/peer.js';
+import { kRuleClass } from './eval/peer-classes.js';
+
+/** Beside the repository in the shared workspace, not in it: the cases must stay out of the project. */
+const kDefaultPeerCases = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/eval/peer-cases.jsonl');
 
 export interface RuleScore {
   rule: string;
@@ -212,10 +229,37 @@ export async function runEval(dir: string, log: (msg: string) => void = () => {}
   }
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  const at = argv.indexOf('--corpus');
-  const dir = resolve(at >= 0 ? (argv[at + 1] ?? kDefaultOut) : kDefaultOut);
-  const small = argv.includes('--small');
+/** Scans and scores the peer cases with every rule on, in-thread. */
+export async function runPeerEval(file: string): Promise<PeerScore> {
+  const cases = loadPeerCases(file);
+  const scanner = await createScanner({ workers: 0, allRules: true });
+  try {
+    return scorePeerCases(cases, await scanPeerCases(cases, scanner), kRuleClass, relative(process.cwd(), file) || file);
+  } finally {
+    await scanner.close();
+  }
+}
+
+/** The peer section, or null when the default file is absent; a missing `--peer-cases` file is an error. */
+async function peerSection(argv: readonly string[]): Promise<PeerScore | null> {
+  const at = argv.indexOf('--peer-cases');
+  const given = at >= 0 ? argv[at + 1] : undefined;
+  if (at >= 0 && given === undefined) throw new Error('--peer-cases needs a file');
+  const file = resolve(given ?? kDefaultPeerCases);
+  if (!existsSync(file)) {
+    if (given !== undefined) throw new Error(`--peer-cases: ${file} not found`);
+    process.stdout.write(`Peer cases: ${file} not found (it lives in the shared workspace beside the repository); section skipped.\n\n`);
+    return null;
+  }
+  const t0 = performance.now();
+  const peer = await runPeerEval(file);
+  process.stderr.write(`eval: peer cases scored in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(formatPeerScore(peer) + '\n\n');
+  if (argv.includes('--failures')) process.stdout.write(formatPeerFailures(peer) + '\n\n');
+  return peer;
+}
+
+function ensureCorpus(dir: string, small: boolean): void {
   const current = (set: string) => {
     const file = join(dir, set, 'manifest.json');
     if (!existsSync(file)) return false;
@@ -228,11 +272,20 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`eval: no current corpus in ${dir}, generating it\n`);
     generateCorpus({ out: dir, small });
   }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const at = argv.indexOf('--corpus');
+  const dir = resolve(at >= 0 ? (argv[at + 1] ?? kDefaultOut) : kDefaultOut);
+  const peer = await peerSection(argv);
+  if (argv.includes('--peer-only')) return;
+  ensureCorpus(dir, argv.includes('--small'));
   const t0 = performance.now();
   const result = await runEval(dir, (m) => process.stderr.write(m + '\n'));
   process.stderr.write(`eval: done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write("Synthetic corpus: a regression check generated from the rules' own examples and synthetic values (it confirms what the rules already know)\n");
   process.stdout.write(formatResult(result) + '\n');
-  writeFileSync(join(dir, 'eval.json'), JSON.stringify(result, null, 1) + '\n');
+  writeFileSync(join(dir, 'eval.json'), JSON.stringify({ peer, ...result }, null, 1) + '\n');
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
