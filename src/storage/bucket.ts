@@ -1,9 +1,10 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
 import { BlobFiles, TooLargeError, type BlobRef, type WrittenBlob } from './blobs.js';
 import { badDigest, storeError, StoreOpenError, type StoreAction } from './errors.js';
+import { lockDir, type DirLock } from './lock.js';
 import { StoredObject, StoredObjectBody, type ObjectRecord } from './object.js';
 import {
   checkSsecKey,
@@ -48,7 +49,7 @@ export const kStorageClasses = ['Standard', 'InfrequentAccess'] as const;
 export type StorageClass = (typeof kStorageClasses)[number];
 
 export interface OpenBucketOptions {
-  /** Directory holding the bucket (created if missing). One process opens it at a time. */
+  /** Directory holding the bucket (created if missing). One process opens it at a time (docs/storage.md, Locking). */
   dir: string;
   /** Storage class of objects put without one. Default `Standard`. */
   storageClass?: StorageClass;
@@ -121,14 +122,19 @@ class Store {
   readonly parts: Database<PartRecord, [string, number]>;
   readonly inline: Database<Buffer, string>;
   readonly blobs: BlobFiles;
-  refs = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly lockPath: string;
+  private readonly lock: DirLock;
 
-  constructor(dir: string, now: () => number) {
+  /** Takes the directory's lock before LMDB is opened, and gives it back if opening fails. */
+  static async open(dir: string, now: () => number): Promise<Store> {
+    const lock = await lockDir(dir);
+    return new Store(dir, now, lock);
+  }
+
+  private constructor(dir: string, now: () => number, lock: DirLock) {
     this.dir = dir;
-    this.lockPath = join(dir, 'LOCK');
-    const crashed = takeLock(this.lockPath);
+    this.lock = lock;
+    const crashed = lock.crashed;
     try {
       this.env = openLmdb({ path: join(dir, 'meta.mdb') });
       this.objects = this.env.openDB<ObjectRecord, Buffer>({ name: 'objects', keyEncoding: 'binary' });
@@ -137,7 +143,7 @@ class Store {
       this.inline = this.env.openDB<Buffer, string>({ name: 'inline', encoding: 'binary' });
       this.blobs = new BlobFiles(dir);
     } catch (e) {
-      rmSync(this.lockPath, { force: true });
+      lock.release();
       throw new StoreOpenError('STORE_ERR_OPEN', dir, { cause: e });
     }
     // Only a run that did not close cleanly can leave unreferenced blob files behind.
@@ -201,37 +207,23 @@ class Store {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.env.flushed;
-    await this.env.close();
-    rmSync(this.lockPath, { force: true });
+    try {
+      await this.env.close();
+    } finally {
+      this.lock.release();
+    }
   }
 }
 
-/** Returns true when a previous owner died without closing (so a sweep is needed). */
-function takeLock(path: string): boolean {
-  try {
-    writeFileSync(path, String(process.pid), { flag: 'wx' });
-    return false;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreOpenError('STORE_ERR_OPEN', path, { cause: e });
-  }
-  const pid = Number(readFileSync(path, 'utf8'));
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-    throw new StoreOpenError('STORE_ERR_LOCKED', `${path} (pid ${pid})`);
-  }
-  writeFileSync(path, String(process.pid));
-  return true;
+/** A directory's store in this process: opening or open, and how many handles hold it. */
+interface OpenStore {
+  store: Promise<Store>;
+  refs: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-const kOpen = new Map<string, Store>();
+const kOpen = new Map<string, OpenStore>();
+/** Stores being closed: a new open of the directory waits, as this process still holds its lock. */
+const kClosing = new Map<string, Promise<void>>();
 
 /**
  * Opens (creating if needed) the bucket stored in `dir`. Every handle opened on the same directory in
@@ -253,13 +245,31 @@ export async function openBucket(options: OpenBucketOptions): Promise<LocalBucke
   mkdirSync(options.dir, { recursive: true });
   const dir = realpathSync(options.dir);
   const now = options.now ?? Date.now;
-  let store = kOpen.get(dir);
-  if (!store) {
-    store = new Store(dir, now);
-    kOpen.set(dir, store);
+  let entry = kOpen.get(dir);
+  while (!entry) {
+    const closing = kClosing.get(dir);
+    if (closing) {
+      await closing.catch(() => {});
+      entry = kOpen.get(dir);
+      continue;
+    }
+    const opening: OpenStore = { store: Store.open(dir, now), refs: 0 };
+    kOpen.set(dir, opening);
+    opening.store.catch(() => {
+      if (kOpen.get(dir) === opening) kOpen.delete(dir);
+    });
+    entry = opening;
   }
-  store.refs++;
-  return new Bucket(store, {
+  // Counted before waiting, so a handle closing meanwhile cannot close the store under this one.
+  entry.refs++;
+  let store: Store;
+  try {
+    store = await entry.store;
+  } catch (e) {
+    entry.refs--;
+    throw e;
+  }
+  return new Bucket(store, entry, {
     storageClass: options.storageClass ?? 'Standard',
     minPartSize: options.minPartSize ?? kLimits.minPartBytes,
     now,
@@ -295,11 +305,13 @@ function checkPartNumber(n: unknown): number {
 
 class Bucket implements LocalBucket {
   readonly #store: Store;
+  readonly #entry: OpenStore;
   readonly #cfg: BucketConfig;
   #closed = false;
 
-  constructor(store: Store, cfg: BucketConfig) {
+  constructor(store: Store, entry: OpenStore, cfg: BucketConfig) {
     this.#store = store;
+    this.#entry = entry;
     this.#cfg = cfg;
   }
 
@@ -312,9 +324,13 @@ class Bucket implements LocalBucket {
     if (this.#closed) return;
     this.#closed = true;
     const s = this.#store;
-    if (--s.refs === 0) {
+    if (--this.#entry.refs === 0) {
       kOpen.delete(s.dir);
-      await s.close();
+      const closing: Promise<void> = s.close().finally(() => {
+        if (kClosing.get(s.dir) === closing) kClosing.delete(s.dir);
+      });
+      kClosing.set(s.dir, closing);
+      await closing;
     }
   }
 
