@@ -50,7 +50,8 @@ export class ScanBacklog {
   readonly #maxJobs: number;
   readonly #concurrency: number;
   readonly #onError: (err: unknown) => void;
-  readonly #queue: ScanJob[] = [];
+  /** Waiting jobs from `#head` on; the slots before it are cleared. */
+  #queue: (ScanJob | undefined)[] = [];
   #head = 0;
   #running = 0;
   #held = 0;
@@ -118,8 +119,14 @@ export class ScanBacklog {
 
   #pump(): void {
     while (this.#running < this.#concurrency && this.#head < this.#queue.length) {
-      const job = this.#queue[this.#head++]!;
-      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      const job = this.#queue[this.#head]!;
+      // A job's slot is cleared as it leaves: left in place, a scanned job kept its body (the chunks its
+      // `done` closure reaches) until 1,024 more had gone through, hundreds of MB outside the budget.
+      this.#queue[this.#head++] = undefined;
+      if (this.#head === this.#queue.length) {
+        this.#queue = [];
+        this.#head = 0;
+      } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
         this.#queue.splice(0, this.#head);
         this.#head = 0;
       }
