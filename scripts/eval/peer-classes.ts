@@ -88,8 +88,10 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   // detect-secrets' basic-auth class is credentials in a URL; gitleaks' is `curl -u user:password`.
   'url-credentials': 'basic_auth',
   'http-basic-auth': 'basic_auth',
+  'cli-credentials': 'basic_auth',
   // Tokens in Authorization (Bearer, Token, Api-Token) and API-key headers.
   'http-bearer-token': 'auth_header_token',
+  'http-auth-token': 'auth_header_token',
   // gitleaks' generic-api-key keys on secret, password, token, key and credential names alike.
   'generic-secret': 'generic_api_key',
   'generic-api-key': 'generic_api_key',

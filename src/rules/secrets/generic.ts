@@ -103,6 +103,28 @@ const cellPw = synth('gen-pw-8', 16, `${kAlnum}!#%^*_-`);
 const plistPw = synth('gen-pw-9', 12, `${kAlnum}!#%`);
 const apiKey = synth('gen-api-1', 32, kHexLower);
 const apiKey2 = synth('gen-api-2', 40);
+const cliPw = synth('gen-cli-1', 18, `${kAlnum}!#%^*_-`);
+const cliPw2 = synth('gen-cli-2', 12, `${kAlnum}!#%`);
+const cliKey = `sk_${synth('gen-cli-3', 32)}`;
+const headerToken = synth('gen-hdr-1', 40, kBase64Url);
+const headerToken2 = synth('gen-hdr-2', 32, kHexLower);
+const headerToken3 = synth('gen-hdr-3', 48);
+
+/**
+ * `user:password` handed to a command-line client, unless the password is a shell or template
+ * reference or a stand-in (`(password)`; the pattern stops at `[`, `]` and `<`, so `[PASSWORD]` leaves
+ * no password and a CDATA section's `]]>` is not taken in). `key:` with no password is an API
+ * key passed as the user name (Stripe's and Elastic's `curl -u KEY:`): the key must look generated.
+ */
+function cliCredentialsValid(userinfo: string): boolean {
+  const colon = userinfo.indexOf(':');
+  if (colon < 1) return false;
+  const user = userinfo.slice(0, colon);
+  const password = userinfo.slice(colon + 1);
+  if (password === '') return !stopPassword(user) && credentialLike(user);
+  if (/^[$%]|\$\{|\{\{|^\(.*\)$/.test(password)) return false;
+  return realCredentials(user, password);
+}
 
 export const genericRules: readonly RuleDef[] = [
   {
@@ -205,6 +227,87 @@ export const genericRules: readonly RuleDef[] = [
         { text: 'WWW-Authenticate: Basic realm="api"; Authorization: Basic realm' },
         { text: `Authorization: Basic ${b64('no-colon-here')}` },
         { text: `Authorization: Basic ${b64('apikey:')}` },
+      ],
+    },
+  },
+  {
+    id: 'cli-credentials',
+    description: 'User name and password given to a command-line HTTP client (curl -u/--user, --proxy-user).',
+    family: 'secrets',
+    tags: ['credentials', 'http'],
+    enabledByDefault: true,
+    trigger: { keywords: ['curl', '--user', '--proxy-user'] },
+    // curl's flags, anywhere on the command's line (before or after the URL), or a bare `--user=`
+    // as wget and others take it. Flags are case-sensitive (`-U` is curl's proxy user).
+    pattern: String.raw`(?:curl[ \t](?:[^\r\n<>|;&]*[ \t])?(?:-u|-U|--user|--proxy-user)|--(?:user|proxy-user))(?:[ \t]+|=)["']?([A-Za-z0-9._~%!()*+,@-]+:[^ \t\r\n"'\x60<>\[\]]*)`,
+    group: 1,
+    maxLength: 400,
+    lead: 0,
+    boundary: { right: '' },
+    validate: cliCredentialsValid,
+    examples: {
+      positive: [
+        { text: `curl -u deploy:${cliPw} https://api.internal/v1/items`, match: `deploy:${cliPw}` },
+        { text: `$ curl -s -X POST --user "ci-bot:${cliPw2}" -d @job.json https://jenkins.internal/job/x`, match: `ci-bot:${cliPw2}` },
+        { text: `<pre><code>curl https://registry.internal/v2/_catalog -u svc.reader:${cliPw}\n</code></pre>`, match: `svc.reader:${cliPw}` },
+        { text: `wget --user=backup --password=x; curl --proxy-user proxy01:${cliPw2} http://example.org/`, match: `proxy01:${cliPw2}` },
+        { text: `{"cmd":"--user=svc_deploy:${cliPw}"}`, match: `svc_deploy:${cliPw}` },
+        // An API key as the user name, no password.
+        { text: `curl https://api.internal/v1/charges -u ${cliKey}:`, match: `${cliKey}:` },
+      ],
+      negative: [
+        { text: 'curl -u user:password https://api.example.com/' },
+        { text: 'curl -u $API_USER:$API_PASS https://api.example.com/' },
+        { text: 'curl -u "${API_USER}:${API_PASS}" https://api.example.com/' },
+        { text: 'curl -u apikey: https://api.example.com/' },
+        { text: 'curl -u myuser https://api.example.com/' },
+        { text: 'curl -u admin:admin http://localhost:8080/' },
+        { text: `sort -u names.txt; uniq -u deploy:${cliPw}` },
+        { text: "curl -u 'user:<password>' https://api.example.com/" },
+        { text: 'curl -u {{username}}:{{password}} https://api.example.com/' },
+        { text: 'curl --user admin:[YOUR_PASSWORD] http://[HOST]:7474/' },
+        { text: 'curl -u apiuser: https://api.example.com/' },
+      ],
+    },
+  },
+  {
+    id: 'http-auth-token',
+    description: 'Token in an Authorization header with a scheme other than Bearer or Basic (Token, Api-Token, Key, none), or in an API-key header (X-API-Key, X-Auth-Token, Api-Key…).',
+    family: 'secrets',
+    tags: ['credentials', 'http'],
+    enabledByDefault: true,
+    trigger: { keywords: ['authorization', 'api-key', 'apikey', 'api-token', 'auth-token', 'access-token'] },
+    // A header line or a header map entry: the field name, then `:` or `=`, then an optional scheme
+    // word and the token. Bearer and Basic have rules of their own; a name with `_` is not a header
+    // (generic-api-key reads assignments).
+    pattern: String.raw`(?:authorization|(?:[A-Za-z0-9]{1,20}-){0,3}(?:api-?key|api-?token|auth-?token|access-?token))["'\]]?[ \t]{0,3}[:=][ \t]{0,3}["'\x60]?(?:(?:token|api-?token|key|api-?key|sso-key|ssws|bot)[ \t]{1,3})?([A-Za-z0-9._~+/:-]{16,}=*)`,
+    ignoreCase: true,
+    group: 1,
+    maxLength: 1200,
+    // The field name's prefix (at most three words of 20, `X-Acme-`) comes before the keyword that woke the rule.
+    lead: 64,
+    boundary: { left: 'A-Za-z0-9_', right: 'A-Za-z0-9._~+/=-' },
+    minEntropy: 3.2,
+    validate: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v) && !codeOrPath(v),
+    examples: {
+      positive: [
+        { text: `GET /api/v2/tickets HTTP/1.1\r\nAuthorization: Token ${headerToken}\r\n`, match: headerToken },
+        { text: `{"headers":{"Authorization":"Api-Token ${headerToken2}"}}`, match: headerToken2 },
+        { text: `X-API-Key: ${headerToken3}\r\n`, match: headerToken3 },
+        { text: `{"x-auth-token": "${headerToken}"}`, match: headerToken },
+        { text: `curl -H "X-Acme-ApiKey: ${headerToken2}" https://api.acme.example/`, match: headerToken2 },
+        { text: `Authorization: ${headerToken3}\r\n`, match: headerToken3 },
+      ],
+      negative: [
+        { text: 'Authorization: Token YOUR_API_TOKEN' },
+        { text: 'Authorization: Token <token>' },
+        { text: `Authorization: Bearer ${headerToken}` },
+        { text: `Authorization: Basic ${b64(`deploy-bot:${basicPw}`)}` },
+        { text: 'X-API-Key: ${API_KEY}' },
+        { text: 'The X-API-Key header carries the key; Authorization: Token is also accepted.' },
+        { text: `Authorization: Token ${'ab12'.repeat(8)}` },
+        { text: 'x-api-key: https://docs.example.com/keys/rotate-2024' },
+        { text: `{"api_key_id": "${apiKey}"}` },
       ],
     },
   },
