@@ -324,6 +324,9 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
             o.onEvents(info.zone, eventsOf(info, fields, findings));
           },
         });
+        // The job has the chunks: `done` shares this scope, and the backlog gives their bytes back to
+        // the budget before it runs, so they must not stay reachable from here.
+        chunks = [];
       });
     });
     // Nothing to run for this zone: let the bytes go as soon as that is known.
