@@ -9,7 +9,7 @@
  * events; a body with no rules to run, a binary Content-Type, or no body is never held.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
@@ -49,6 +49,8 @@ export interface ProxyStats {
   requests: number;
   /** Exchanges that failed at the origin (502/504 or a cut response). */
   originErrors: number;
+  /** Bodiless idempotent requests sent again after the origin reset a reused keep-alive connection. */
+  originRetries: number;
   /** Exchanges in progress. */
   active: number;
 }
@@ -61,6 +63,9 @@ export interface ProxyServer {
   /** Stops accepting, lets exchanges in progress finish for up to `drainMs`, then cuts the rest. */
   close(drainMs: number): Promise<void>;
 }
+
+/** Methods RFC 9110 §9.2.2 calls idempotent, which a proxy may send again. */
+const kRetryableMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
 // RFC 9110 §7.6.1: connection-specific fields are not forwarded, nor those the Connection field names.
 const kHopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -190,7 +195,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
   // SNI carries names only (RFC 6066 §3); an IP literal origin is checked against the certificate's IP SANs.
   const sni = https && isIP(originHost) === 0 ? { servername: o.origin.hostname } : {};
   const originTimeout = o.originTimeoutMs ?? 120_000;
-  const stats = { requests: 0, originErrors: 0, active: 0 };
+  const stats = { requests: 0, originErrors: 0, originRetries: 0, active: 0 };
   let drained: (() => void) | null = null;
 
   const exchange = (req: IncomingMessage, res: ServerResponse): void => {
@@ -218,30 +223,49 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       'X-Forwarded-Proto', 'http',
       'X-Forwarded-For', priorFor ? `${Array.isArray(priorFor) ? priorFor.join(', ') : priorFor}, ${forwardedFor}` : forwardedFor,
     );
-    const up = send({
-      protocol: o.origin.protocol,
-      hostname: originHost,
-      port: originPort,
-      method: req.method,
-      path: prefix + target,
-      headers: headers as unknown as OutgoingHttpHeaders,
-      agent,
-      ...sni,
-    });
-    up.setTimeout(originTimeout, () => up.destroy(Object.assign(new Error(`no data from the origin for ${originTimeout} ms`), { code: 'ETIMEDOUT' })));
-    up.on('error', (err: NodeJS.ErrnoException) => {
-      stats.originErrors++;
-      const timeout = err.code === 'ETIMEDOUT';
-      plainError(res, timeout ? 504 : 502, `leakscan: ${timeout ? 'the origin did not answer in time' : `the origin could not be reached (${err.code ?? err.message})`}`);
-    });
+    // A bodiless request with a safe method may be sent again when the origin closed a kept-alive
+    // connection just as it was reused (its keep-alive timeout raced our request: ECONNRESET before any
+    // response). Node's documented remedy (http.ClientRequest#reusedSocket); one retry, new connection.
+    const bodiless = req.headers['content-length'] === undefined || req.headers['content-length'] === '0';
+    const retryable = bodiless && req.headers['transfer-encoding'] === undefined && kRetryableMethods.has(req.method ?? '');
+    let up: ClientRequest;
+    const forward = (attempt: number): void => {
+      const sent = send({
+        protocol: o.origin.protocol,
+        hostname: originHost,
+        port: originPort,
+        method: req.method,
+        path: prefix + target,
+        headers: headers as unknown as OutgoingHttpHeaders,
+        agent,
+        ...sni,
+      });
+      up = sent;
+      sent.setTimeout(originTimeout, () => sent.destroy(Object.assign(new Error(`no data from the origin for ${originTimeout} ms`), { code: 'ETIMEDOUT' })));
+      sent.on('error', (err: NodeJS.ErrnoException) => {
+        if (attempt === 0 && retryable && sent.reusedSocket && err.code === 'ECONNRESET' && !res.headersSent && !res.destroyed) {
+          stats.originRetries++;
+          forward(1);
+          return;
+        }
+        stats.originErrors++;
+        const timeout = err.code === 'ETIMEDOUT';
+        plainError(res, timeout ? 504 : 502, `leakscan: ${timeout ? 'the origin did not answer in time' : `the origin could not be reached (${err.code ?? err.message})`}`);
+      });
+      sent.on('response', (ur: IncomingMessage) => respond(ur));
+      if (retryable) sent.end();
+      else req.pipe(sent);
+    };
     // A client that goes away mid-exchange ends the origin side too.
     res.once('close', () => {
       if (!res.writableFinished) up.destroy();
     });
     req.on('error', () => up.destroy());
-    req.pipe(up);
+    // A bodiless request's stream is drained here; one with a body is piped to the origin.
+    if (retryable) req.resume();
+    forward(0);
 
-    up.on('response', (ur: IncomingMessage) => {
+    function respond(ur: IncomingMessage): void {
       const status = ur.statusCode ?? 502;
       const contentType = typeof ur.headers['content-type'] === 'string' ? ur.headers['content-type'] : null;
       const contentEncoding = typeof ur.headers['content-encoding'] === 'string' ? ur.headers['content-encoding'] : null;
@@ -275,7 +299,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       };
       if (capture) pipeline(ur, new Tap(capture), res, done);
       else pipeline(ur, res, done);
-    });
+    }
   };
 
   const captureFor = (info: ExchangeInfo, req: IncomingMessage, ur: IncomingMessage): Capture | null => {

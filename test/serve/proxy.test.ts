@@ -4,7 +4,7 @@
  * and counters, broken origins and clients, and which findings become events.
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ensureTlsMaterial } from '../../src/audit/index.js';
@@ -185,6 +185,42 @@ describe('proxy', () => {
       expect((await get(`${dead.proxy!.url}/y`, host)).status).toBe(502);
     } finally {
       await dead.close();
+    }
+  });
+
+  it('sends a bodiless GET again when the origin resets a reused keep-alive connection, never a POST', async () => {
+    // An origin that serves one request per connection and resets the connection on the next one: the
+    // race of its keep-alive timeout against a reused connection, made certain.
+    const seen = new WeakMap<object, number>();
+    const flaky = createServer((req, res) => {
+      const n = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, n);
+      if (n > 1) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(`ok ${req.method}`));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const d = temp('leakscan-proxy-retry-');
+    const scanner = new GatedScanner();
+    scanner.open();
+    const svc = await start(d.dir, scanner, { origin: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}` });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const r = await get(`${svc.proxy!.url}/x${i}`, host);
+        expect(r.status, `GET ${i}`).toBe(200);
+        expect(r.body.toString()).toBe('ok GET');
+      }
+      expect(svc.stats().proxy!.originRetries).toBe(4);
+      // A request with a body is not sent twice: the reset reaches the client as 502.
+      const post = await get(`${svc.proxy!.url}/p`, host, { method: 'POST', body: Buffer.from('x') });
+      expect(post.status).toBe(502);
+      expect(svc.stats().proxy!.originErrors).toBe(1);
+    } finally {
+      await svc.close();
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
     }
   });
 
