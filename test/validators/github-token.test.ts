@@ -31,6 +31,14 @@ function change(s: string, i: number): string {
 }
 
 describe('githubTokenChecksumValid', () => {
+  it('accepts the example of base62-token.js (an independent encoder), and rejects it changed', () => {
+    // From the README of therootcompany/base62-token.js, which also states that GitHub and npm use
+    // the digits-upper-lower ("GMP") base62 alphabet: ghp_ + 30 random characters + "0mLq17".
+    expect(githubTokenChecksumValid('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')).toBe(true);
+    expect(checksum6('zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ')).toBe('0mLq17');
+    expect(githubTokenChecksumValid('ghp_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18')).toBe(false);
+  });
+
   it.each(['ghp', 'gho', 'ghu', 'ghs', 'ghr', 'npm'])('accepts %s_ tokens with the right checksum', (prefix) => {
     for (let n = 0; n < 50; n++) expect(githubTokenChecksumValid(token(prefix))).toBe(true);
   });
