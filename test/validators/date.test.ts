@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isValidDate } from '../../src/validators/date.js';
 
@@ -19,4 +20,20 @@ describe('isValidDate', () => {
     [1988, 1, 32],
     [1988.5, 1, 1],
   ])('rejects %d-%d-%d', (y, m, d) => expect(isValidDate(y, m, d)).toBe(false));
+
+  it('agrees with the platform calendar (Date.UTC round trip) on random dates of 1600-2400', () => {
+    // A second implementation: a date exists when Date.UTC does not roll it over into the next month.
+    const reference = (y: number, m: number, d: number): boolean => {
+      if (m < 1 || m > 12 || d < 1) return false;
+      const t = new Date(Date.UTC(2000, m - 1, d));
+      t.setUTCFullYear(y);
+      return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 1600, max: 2400 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
+        expect(isValidDate(y, m, d), `${y}-${m}-${d}`).toBe(reference(y, m, d));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });

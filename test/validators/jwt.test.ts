@@ -7,6 +7,18 @@ const sig = (n = 32) => randomBytes(n).toString('base64url');
 const jwt = (header: unknown, claims: unknown, s = sig()) => `${enc(header)}.${enc(claims)}.${s}`;
 
 describe('jwtValid', () => {
+  it('accepts the examples of RFC 7519 (§3.1, HS256; §6.1, an unsecured JWT with an empty signature)', () => {
+    const header = 'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9';
+    const claims = 'eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ';
+    const rfc3_1 = `${header}.${claims}.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk`;
+    const rfc6_1 = `eyJhbGciOiJub25lIn0.${claims}.`;
+    expect(jwtValid(rfc3_1)).toBe(true);
+    expect(jwtAlg(rfc3_1)).toBe('HS256');
+    expect(jwtClaims(rfc3_1)).toEqual({ iss: 'joe', exp: 1300819380, 'http://example.com/is_root': true });
+    expect(jwtValid(rfc6_1)).toBe(true);
+    expect(jwtAlg(rfc6_1)).toBe('none');
+  });
+
   it.each([
     ['HS256', jwt({ alg: 'HS256', typ: 'JWT' }, { sub: '1', iat: 1 })],
     ['RS256 with kid', jwt({ alg: 'RS256', kid: 'k1' }, { iss: 'x', aud: ['a', 'b'] }, sig(256))],

@@ -24,7 +24,26 @@ const invalid = [
   'jt448219b',
 ];
 
+/**
+ * HMRC's National Insurance Manual NIM39110, restated as lists: D, F, I, Q, U and V are never a
+ * prefix letter, O never the second, and BG, GB, KN, NK, NT, TN and ZZ are not allocated.
+ */
+function reference(prefix: string): boolean {
+  const never = 'DFIQUV';
+  if (never.includes(prefix[0]!) || never.includes(prefix[1]!) || prefix[1] === 'O') return false;
+  return !['BG', 'GB', 'KN', 'NK', 'NT', 'TN', 'ZZ'].includes(prefix);
+}
+
 describe('ukNinoValid', () => {
   it.each(valid)('accepts %s', (v) => expect(ukNinoValid(v)).toBe(true));
   it.each(invalid)('rejects %s', (v) => expect(ukNinoValid(v)).toBe(false));
+
+  it('agrees with NIM39110 on all 676 prefixes and every suffix letter', () => {
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    for (const a of letters) {
+      for (const b of letters) {
+        for (const s of letters) expect(ukNinoValid(`${a}${b}123456${s}`), `${a}${b}123456${s}`).toBe(reference(a + b) && 'ABCD'.includes(s));
+      }
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { usSsnValid } from '../../src/validators/us-ssn.js';
 
@@ -19,7 +20,34 @@ const invalid = [
   '536/22/8714',
 ];
 
+/**
+ * The SSA's rules restated ("Social Security Number Randomization", SSA 2011, and POMS RM 10201.060):
+ * no area 000, 666 or 900-999, no group 00, no serial 0000; plus this validator's own list of
+ * placeholders (the Woolworth card, the SSA pamphlet number, 123-45-6789, nine equal digits).
+ */
+function reference(digits: string): boolean {
+  const area = Number(digits.slice(0, 3));
+  if (area === 0 || area === 666 || area >= 900) return false;
+  if (Number(digits.slice(3, 5)) === 0 || Number(digits.slice(5)) === 0) return false;
+  return !['078051120', '219099999', '123456789'].includes(digits) && new Set(digits).size > 1;
+}
+
 describe('usSsnValid', () => {
   it.each(valid)('accepts %s', (v) => expect(usSsnValid(v)).toBe(true));
   it.each(invalid)('rejects %s', (v) => expect(usSsnValid(v)).toBe(false));
+
+  it('agrees with the SSA rules on random nine-digit numbers, with and without separators', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{9}$/), fc.constantFrom('', '-', ' '), (d, sep) => {
+        const v = `${d.slice(0, 3)}${sep}${d.slice(3, 5)}${sep}${d.slice(5)}`;
+        expect(usSsnValid(v), v).toBe(reference(d));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const area of ['000', '001', '665', '666', '667', '899', '900', '999']) {
+      for (const group of ['00', '01', '99']) {
+        for (const serial of ['0000', '0001', '9999']) expect(usSsnValid(area + group + serial), area + group + serial).toBe(reference(area + group + serial));
+      }
+    }
+  });
 });
