@@ -21,7 +21,7 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { managedRuleset } from '../src/index.js';
+import { deploy } from '../test/serve/helpers.js';
 import { Rng } from './prng.js';
 import { makeValue, words, type ValueKind } from './synthetic.js';
 
@@ -169,20 +169,6 @@ function startServe(origin: string, o: Options, dataDir: string): Promise<Serve>
       });
     });
   });
-}
-
-async function deploy(api: string, token: string, zone: string): Promise<void> {
-  const res = await fetch(`${api}/zones/${zone}/rulesets`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'default',
-      kind: 'zone',
-      phase: 'http_response_firewall_managed',
-      rules: [{ action: 'execute', expression: 'true', action_parameters: { id: managedRuleset.id } }],
-    }),
-  });
-  if (res.status !== 200) throw new Error(`deploy: HTTP ${res.status} ${await res.text()}`);
 }
 
 const kTick = 100; // USER_HZ on Linux
