@@ -95,6 +95,12 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   // gitleaks' generic-api-key keys on secret, password, token, key and credential names alike.
   'generic-secret': 'generic_api_key',
   'generic-api-key': 'generic_api_key',
+  'vault-token': 'vault_token',
+  'vault-token-legacy': 'vault_token',
+  'heroku-api-key': 'heroku_api_key',
+  'heroku-api-key-legacy': 'heroku_api_key',
+  'discord-token': 'discord_token',
+  'artifactory-token': 'artifactory_token',
 };
 
 /** Rules with no class among the peer cases, and why. */
@@ -117,4 +123,7 @@ export const kUnmappedRules: Readonly<Record<string, string>> = {
   'postman-api-key': 'no Postman class',
   'huggingface-token': 'no Hugging Face class',
   'groq-api-key': 'no Groq class',
+  'google-oauth-access-token': 'no Google OAuth access token class',
+  'square-token': 'no Square class',
+  'square-access-token': 'no Square class',
 };

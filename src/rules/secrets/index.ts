@@ -6,8 +6,9 @@ import { saasRules } from './saas.js';
 import { aiRules } from './ai.js';
 import { cryptoRules } from './crypto.js';
 import { genericRules } from './generic.js';
+import { moreTokenRules } from './more-tokens.js';
 
-export { cloudRules, cloudflareRules, vcsRules, saasRules, aiRules, cryptoRules, genericRules };
+export { cloudRules, cloudflareRules, vcsRules, saasRules, aiRules, cryptoRules, moreTokenRules, genericRules };
 
 /**
  * The `secrets` family, in catalogue order: vendor-specific formats first (prefixes and checksums,
@@ -20,5 +21,6 @@ export const secretRules: readonly RuleDef[] = [
   ...saasRules,
   ...aiRules,
   ...cryptoRules,
+  ...moreTokenRules,
   ...genericRules,
 ];
