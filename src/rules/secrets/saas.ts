@@ -1,12 +1,15 @@
 import type { RuleDef } from '../types.js';
 import { githubTokenChecksumValid } from '../../validators/github-token.js';
 import { kAssign, kTokenBoundary } from './fragments.js';
-import { breakLastChar, checksummedToken, kAlnum, kBase64Url, kHexLower, kUpperDigits, synth, tok } from './samples.js';
+import { breakLastChar, checksummedToken, kAlnum, kBase64Url, kHexLower, kLetters, kUpperDigits, synth, tok } from './samples.js';
 
 const digits = '0123456789';
 const slackBot = tok('xoxb-', `${synth('slack-b1', 12, digits)}-${synth('slack-b2', 13, digits)}-${synth('slack-b3', 24)}`);
 const slackUser = tok('xoxp-', `${synth('slack-p1', 12, digits)}-${synth('slack-p2', 12, digits)}-${synth('slack-p3', 13, digits)}-${synth('slack-p4', 32, kHexLower)}`);
 const slackApp = tok('xapp-', `1-A${synth('slack-a1', 10, kUpperDigits)}-${synth('slack-a2', 13, digits)}-${synth('slack-a3', 64, kHexLower)}`);
+const slackConfig = tok('xoxe.xoxp-', `1-${synth('slack-e1', 163)}`);
+const slackRefresh = tok('xoxe-', `1-${synth('slack-e2', 146)}`);
+const slackLegacy = tok('xoxs-', `${synth('slack-s1', 10, digits)}-${synth('slack-s2', 10, digits)}-${synth('slack-s3', 10, digits)}-${synth('slack-s4', 10, kHexLower)}`);
 const slackHook = `https://${tok('hooks.slack.com/services/', `T${synth('slack-h1', 10, kUpperDigits)}/B${synth('slack-h2', 10, kUpperDigits)}/${synth('slack-h3', 24)}`)}`;
 const slackWorkflow = tok('hooks.slack.com/workflows/', `T${synth('slack-w1', 10, kUpperDigits)}/A${synth('slack-w2', 10, kUpperDigits)}/${synth('slack-w3', 18, digits)}/${synth('slack-w4', 32, kHexLower)}`);
 const stripeLive = tok('sk_live_', synth('stripe-1', 99));
@@ -31,6 +34,33 @@ const shopify2 = tok('shpss_', synth('shop-2', 32, kHexLower));
 const postman = tok('PMAK-', `${synth('pm-1', 24, kHexLower)}-${synth('pm-2', 34, kHexLower)}`);
 const postman2 = tok('PMAK-', `${synth('pm-3', 24, kHexLower)}-${synth('pm-4', 34, kHexLower)}`);
 
+/**
+ * The structure of a Slack token by type, as Slack issues them: after the prefix come numeric ids
+ * (team, user, bot: 9 to 13 digits in issued tokens; 6 is the floor, for older ones) and a random
+ * part of 8+ characters with a letter. `xapp-` reads `<version>-A<app id>-<id>-<secret>`; the
+ * rotating forms (`xoxe-`, `xoxe.xoxb-`, `xoxe.xoxp-`) read `<version>-<encoded body>` of 100+
+ * characters (issued ones have about 150); `xoxa-`/`xoxr-` may carry a one-digit version. Shorter
+ * ids, or one id repeated, are placeholders.
+ */
+function slackTokenShape(v: string): boolean {
+  const parts = v.split('-');
+  const kind = parts[0]!;
+  if (kind.startsWith('xoxe')) return /^[0-9]$/.test(parts[1]!) && parts.slice(2).join('-').length >= 100;
+  let at = 1;
+  if (kind === 'xapp') {
+    if (!/^[0-9]$/.test(parts[1]!) || !/^A[0-9A-Z]{6,}$/.test(parts[2] ?? '')) return false;
+    at = 3;
+  } else if ((kind === 'xoxa' || kind === 'xoxr') && parts[1]!.length === 1) {
+    at = 2;
+  }
+  const ids: string[] = [];
+  while (at < parts.length && /^[0-9]+$/.test(parts[at]!)) ids.push(parts[at++]!);
+  if (ids.length === 0 || ids.some((id) => id.length < 6)) return false;
+  if (ids.length > 1 && ids.every((id) => id === ids[0])) return false;
+  const last = parts[parts.length - 1]!;
+  return at < parts.length && last.length >= 8 && /[A-Za-z]/.test(last);
+}
+
 export const saasRules: readonly RuleDef[] = [
   {
     id: 'slack-token',
@@ -47,22 +77,28 @@ export const saasRules: readonly RuleDef[] = [
     lead: 0,
     boundary: { right: 'A-Za-z0-9-' },
     minEntropy: 3,
-    validate: (v) => {
-      const last = v.slice(v.lastIndexOf('-') + 1);
-      return last.length >= 8 && /[A-Za-z]/.test(last);
-    },
+    validate: slackTokenShape,
     examples: {
       positive: [
         { text: `SLACK_BOT_TOKEN=${slackBot}`, match: slackBot },
         { text: `{"ok":true,"authed_user":{"access_token":"${slackUser}"}}`, match: slackUser },
         { text: `app_token: "${slackApp}"`, match: slackApp },
         { text: `机器人令牌：${slackBot}。`, match: slackBot },
+        { text: `{"ok":true,"token":"${slackConfig}","refresh_token":"${slackRefresh}"}`, match: slackConfig },
+        { text: `{"ok":true,"token":"${slackConfig}","refresh_token":"${slackRefresh}"}`, match: slackRefresh },
+        { text: `legacy_token = ${slackLegacy}`, match: slackLegacy },
       ],
       negative: [
         { text: 'SLACK_BOT_TOKEN=xoxb-your-bot-token' },
         { text: 'token=xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx' },
         { text: 'token=xoxb-123456789012-1234567890123' },
         { text: `token=${slackBot.replace('xoxb', 'xoxz')}` },
+        // Ids too short to be Slack's, or one id typed three times, are placeholders.
+        { text: `"user_token": "xoxp-12345-67890-13579-${synth('slack-n1', 32, kHexLower)}"` },
+        { text: `"user_token": "${tok('xoxp-', `${'418237560912-'.repeat(3)}${synth('slack-n2', 32, kHexLower)}`)}"` },
+        // A rotating token's body is long; a short readable one is a placeholder.
+        { text: `SLACK_CONFIG_TOKEN=xoxe.xoxp-1-${synth('slack-n3', 40, kLetters)}` },
+        { text: `"app_token": "xapp-1-B${synth('slack-n4', 10, kUpperDigits)}-${synth('slack-n5', 13, digits)}-${synth('slack-n6', 64, kHexLower)}"` },
       ],
     },
   },
