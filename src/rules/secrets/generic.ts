@@ -278,9 +278,9 @@ export const genericRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { keywords: ['authorization', 'api-key', 'apikey', 'api-token', 'auth-token', 'access-token'] },
     // A header line or a header map entry: the field name, then `:` or `=`, then an optional scheme
-    // word and the token. Bearer and Basic have rules of their own; a name with `_` is not a header
-    // (generic-api-key reads assignments).
-    pattern: String.raw`(?:authorization|(?:[A-Za-z0-9]{1,20}-){0,3}(?:api-?key|api-?token|auth-?token|access-?token))["'\]]?[ \t]{0,3}[:=][ \t]{0,3}["'\x60]?(?:(?:token|api-?token|key|api-?key|sso-key|ssws|bot)[ \t]{1,3})?([A-Za-z0-9._~+/:-]{16,}=*)`,
+    // word and the token. Bearer and Basic have rules of their own; names written as identifiers
+    // (`api_key`, `authToken`) are assignments, generic-api-key's. Every name holds a trigger keyword.
+    pattern: String.raw`(?:authorization|(?:[A-Za-z0-9]{1,20}-){0,3}(?:api-key|apikey|api-token|auth-token|access-token))["'\]]?[ \t]{0,3}[:=][ \t]{0,3}["'\x60]?(?:(?:token|api-?token|key|api-?key|sso-key|ssws|bot)[ \t]{1,3})?([A-Za-z0-9._~+/:-]{16,}=*)`,
     ignoreCase: true,
     group: 1,
     maxLength: 1200,
@@ -308,6 +308,7 @@ export const genericRules: readonly RuleDef[] = [
         { text: `Authorization: Token ${'ab12'.repeat(8)}` },
         { text: 'x-api-key: https://docs.example.com/keys/rotate-2024' },
         { text: `{"api_key_id": "${apiKey}"}` },
+        { text: `{"authToken": "${headerToken2}", "accessToken": "${headerToken}"}` },
       ],
     },
   },
