@@ -50,6 +50,33 @@ const glpatRoutable = tok('glpat-', `${synth('gl-pat-2', 51, kBase64Url)}.01.${s
 const glrt = tok('glrt-', synth('gl-rt-1', 20, kBase64Url));
 const glptt = tok('glptt-', synth('gl-ptt-1', 40, kHexLower));
 const glRunnerReg = tok('GR1348941', synth('gl-reg-1', 20, kBase64Url));
+const kBase36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+const gloas = tok('gloas-', synth('gl-oas-1', 64, kHexLower));
+const glagent = tok('glagent-', synth('gl-agent-1', 50, kBase64Url));
+const glimt = tok('glimt-', synth('gl-imt-1', 25, kBase36));
+
+/**
+ * Body lengths of GitLab's non-routable tokens by prefix: 20 characters for access, deploy, feed and
+ * runner tokens (up to 50 for service-account and older forms), 20 to 25 for incoming-mail tokens
+ * (a base36 number), 50 for agent tokens, 64 for OAuth application secrets (hex). Routable tokens
+ * (a `.<version>.<length and CRC>` tail) carry a longer payload and are not bounded here.
+ */
+const kGitlabBody: Readonly<Record<string, readonly [number, number]>> = {
+  gloas: [64, 64],
+  glagent: [50, 50],
+  glimt: [20, 25],
+};
+
+function gitlabTokenShape(v: string): boolean {
+  const legacy = /^gl(?:pat|dt|ft|rtr|rt|oas|soat|ffct|imt|agent)-/.exec(v);
+  if (legacy !== null && !v.includes('.')) {
+    const [min, max] = kGitlabBody[legacy[0].slice(0, -1)] ?? [20, 50];
+    const length = v.length - legacy[0].length;
+    if (length < min || length > max) return false;
+  }
+  // Random bodies mix character classes; package and file names after a `glpat-`-like word do not.
+  return mixesClasses(v.slice(v.search(/[-_]|GR1348941/) + 1));
+}
 
 export const vcsRules: readonly RuleDef[] = [
   githubRule('github-pat', 'personal access token (classic)', ['ghp'], 'gh-pat'),
@@ -102,8 +129,7 @@ export const vcsRules: readonly RuleDef[] = [
     lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3,
-    // Random bodies mix character classes; package and file names after a `glpat-`-like word do not.
-    validate: (v) => mixesClasses(v.slice(v.search(/[-_]|GR1348941/) + 1)),
+    validate: gitlabTokenShape,
     examples: {
       positive: [
         { text: `PRIVATE-TOKEN: ${glpat}`, match: glpat },
@@ -111,12 +137,19 @@ export const vcsRules: readonly RuleDef[] = [
         { text: `runner token='${glrt}'`, match: glrt },
         { text: `curl -F token=${glptt} -F ref=main`, match: glptt },
         { text: `registration_token = "${glRunnerReg}"`, match: glRunnerReg },
+        { text: `GITLAB_OAUTH_SECRET=${gloas}`, match: gloas },
+        { text: `agent token: ${glagent}`, match: glagent },
+        { text: `incoming_email_token: ${glimt}`, match: glimt },
       ],
       negative: [
         { text: `PRIVATE-TOKEN: ${glpat.slice(0, 25)}` },
         { text: `PRIVATE-TOKEN: glpat-${'x'.repeat(20)}` },
         { text: `the npm package glpat-config-loader-helper` },
         { text: `PRIVATE-TOKEN: ${'a'}${glpat}` },
+        // Longer than the prefix's tokens: another value that happens to start like one.
+        { text: `token=glsoat-${synth('gl-n1', 51, kBase64Url)}` },
+        { text: `secret=${gloas.slice(0, 50)}` },
+        { text: `agent token: ${glagent}${synth('gl-n2', 4, kBase64Url)}` },
       ],
     },
   },
