@@ -1,5 +1,6 @@
 import type { RuleDef } from '../types.js';
 import { githubTokenChecksumValid } from '../../validators/github-token.js';
+import { macaroonV2Valid } from '../../validators/macaroon.js';
 import { kAssign, kTokenBoundary } from './fragments.js';
 import { breakLastChar, checksummedToken, kAlnum, kBase64Url, kHexLower, kLetters, kUpperDigits, synth, tok } from './samples.js';
 
@@ -23,8 +24,26 @@ const sendgrid = tok('SG.', `${synth('sg-1', 22, kBase64Url)}.${synth('sg-2', 43
 const sendgrid2 = tok('SG.', `${synth('sg-3', 22, kBase64Url)}.${synth('sg-4', 43, kBase64Url)}`);
 const npmTok = checksummedToken('npm', 'npm-1');
 const npmTok2 = checksummedToken('npm', 'npm-2');
-const pypi = tok('pypi-', `AgEIcHlwaS5vcmc${synth('pypi-1', 160, kBase64Url)}`);
-const pypiTest = tok('pypi-', `AgENdGVzdC5weXBpLm9yZw${synth('pypi-2', 120, kBase64Url)}`);
+/**
+ * A synthetic upload token: a v2 binary macaroon located at `location`, with a synthetic identifier,
+ * one caveat and a synthetic 32-byte signature, in unpadded base64url after `pypi-`.
+ */
+function pypiSample(location: string, seed: string): string {
+  const field = (type: number, data: Buffer): Buffer => Buffer.concat([Buffer.from([type, data.length]), data]);
+  const text = (t: string): Buffer => Buffer.from(t, 'utf8');
+  const bytes = Buffer.concat([
+    Buffer.from([2]),
+    field(1, text(location)),
+    field(2, text(synth(`${seed}-id`, 36, kHexLower))),
+    Buffer.from([0]),
+    field(2, text(`{"version":1,"permissions":{"projects":["${synth(`${seed}-p`, 8, kHexLower)}"]}}`)),
+    Buffer.from([0, 0]),
+    field(6, Buffer.from(synth(`${seed}-sig`, 64, kHexLower), 'hex')),
+  ]);
+  return tok('pypi-', bytes.toString('base64url'));
+}
+const pypi = pypiSample('pypi.org', 'pypi-1');
+const pypiTest = pypiSample('test.pypi.org', 'pypi-2');
 const mailchimp = `${synth('mc-1', 32, kHexLower)}-us21`;
 const mailchimp2 = `${synth('mc-2', 32, kHexLower)}-us6`;
 const telegram = `${synth('tg-1', 10, digits).replace(/^0/, '7')}${tok(':AA', synth('tg-2', 33, kBase64Url))}`;
@@ -287,6 +306,8 @@ export const saasRules: readonly RuleDef[] = [
     lead: 0,
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3,
+    // The whole macaroon, through its 32-byte signature: a token cut short (or made up) fails.
+    validate: (v) => macaroonV2Valid(v.slice('pypi-'.length)),
     examples: {
       positive: [
         { text: `[pypi]\nusername = __token__\npassword = ${pypi}\n`, match: pypi },
@@ -296,6 +317,8 @@ export const saasRules: readonly RuleDef[] = [
         { text: 'password = pypi-AgEIcHlwaS5vcmc' },
         { text: `password = pypi-AgEIcHlwaS5vcmc${synth('pypi-3', 20, kBase64Url)}` },
         { text: `password = pypi-${synth('pypi-4', 100, kBase64Url)}` },
+        { text: `password = ${pypi.slice(0, 120)}` },
+        { text: `password = pypi-AgEIcHlwaS5vcmc${synth('pypi-5', 160, kBase64Url)}` },
       ],
     },
   },
