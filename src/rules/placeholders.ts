@@ -43,13 +43,22 @@ const kTemplate =
  * (`0123456789`, `abcdefghijkl`, `qwertyuiop`) that people type instead of a key.
  */
 const kWords =
-  /example|sample|dummy|placeholder|changeme|replace[_-]?me|insert[_-]?(?:your|key|token)|your[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?(?:key|token|secret|password)|redacted|\[filtered\]|xxxx|\*\*\*\*|\.\.\.\.|\u2022\u2022\u2022|####|0123456789|1234567890|abcdefghijkl|qwertyuiop/i;
+  /example|sample|dummy|placeholder|changeme|replace[_-]?me|insert[_-]?(?:your|key|token)|your[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?(?:key|token|secret|password)|(?:key|token|secret|password|string)[_-]?(?:goes[_-]?)?here|redacted|\[filtered\]|xxxx|\*\*\*\*|\.\.\.\.|\u2022\u2022\u2022|####|0123456789|1234567890|abcdefghijkl|qwertyuiop/i;
+
+/**
+ * Runs typed across character classes, as documentation samples write them (`AbC123dEf456GhI789`):
+ * the letters alone hold an alphabet run, or the digits alone a counting run. A random value's
+ * letters or digits hold such a run with a probability far below 1e-8.
+ */
+const kLetterRun = /abcdefghi/i;
+const kDigitRun = /012345678|123456789/;
 
 /** True when `value` looks like a placeholder rather than a real credential. */
 export function isPlaceholder(value: string): boolean {
   if (knownSampleValues.has(value)) return true;
   if (kTemplate.test(value)) return true;
   if (kWords.test(value)) return true;
+  if (kLetterRun.test(value.replace(/[^A-Za-z]+/g, '')) || kDigitRun.test(value.replace(/[^0-9]+/g, ''))) return true;
   // A short unit repeated to the end (after any fixed prefix like `sk_live_`): aaaa…, 0000…, abab…,
   // 1234 1234…. Checked on the last 16 characters, where a real token is random.
   const tail = value.slice(-Math.min(value.length, 16));

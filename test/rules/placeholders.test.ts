@@ -55,6 +55,14 @@ describe('isPlaceholder', () => {
     'AKIA0123456789ABCDEF',
     'abcdefghijklmnopqrstuvwxyz012345',
     'qwertyuiop1234',
+    // Runs typed across character classes: the Firebase JS SDK's documented example apiKey
+    // (FirebaseOptions.apiKey, "example value"), and runs of digits or letters between others.
+    'AIzaSyDOCAbC123dEf456GhI789jKl012-MnO',
+    'tok_a1B2c3D4e5F6g7H8i9J0',
+    'Zx1q2w3e4r5t6y7u8i9o',
+    // "…here" placeholders.
+    'MyAppAccessTokenHere',
+    'PASTE_SECRET_GOES_HERE',
     // A unit of 1 to 4 characters repeated to the end.
     'sk_live_aaaaaaaaaaaaaaaaaaaaaaaa',
     'xoxb-0000000000000000',
@@ -74,6 +82,13 @@ describe('isPlaceholder', () => {
     'abab',
   ])('keeps %s', (v) => {
     expect(isPlaceholder(v)).toBe(false);
+  });
+
+  it('does not suppress random hex or base64 tokens, whose digits or letters alone are long (fixed seed)', () => {
+    const hex = '0123456789abcdef'.split('');
+    const b64 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/'.split('');
+    fc.assert(fc.property(fc.array(fc.constantFrom(...hex), { minLength: 32, maxLength: 128 }), (chars) => !isPlaceholder(chars.join(''))), { seed: 20260102, numRuns: 2000 });
+    fc.assert(fc.property(fc.array(fc.constantFrom(...b64), { minLength: 200, maxLength: 1600 }), (chars) => !isPlaceholder(chars.join(''))), { seed: 20260103, numRuns: 500 });
   });
 
   it('does not suppress random base62 tokens (fixed seed, 2000 cases)', () => {

@@ -141,6 +141,8 @@ export const cloudRules: readonly RuleDef[] = [
         { text: `key=${gcpKey}a` },
         { text: `key=${gcpKey.replace('AIza', 'aiza')}` },
         { text: `key=AIza${'X'.repeat(35)}` },
+        // The Firebase JS SDK's documented example apiKey, lengthened to a key's 39 characters.
+        { text: 'const firebaseConfig = { apiKey: "AIzaSyDOCAbC123dEf456GhI789jKl012MnO345" };' },
       ],
     },
   },
