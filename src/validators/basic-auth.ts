@@ -1,7 +1,7 @@
 /**
  * The credentials of an HTTP Basic `Authorization` header (RFC 7617): standard base64 of
- * `user-id ":" password`, printable text. A `Basic …` value that does not decode to that shape is a
- * word in prose or some other token, not a credential.
+ * `user-id ":" password`, printable text. A `Basic …` value that does not decode to that shape (or
+ * decodes to a JSON document) is a word in prose or some other token, not a credential.
  *
  * @example
  * decodeBasicAuth('YWxhZGRpbjpvcGVuc2VzYW1l'); // { user: 'aladdin', password: 'opensesame' }
@@ -18,6 +18,8 @@ export function decodeBasicAuth(b64: string): { user: string; password: string }
   }
   // Control characters never occur in a typed user name or password (RFC 7617 §2: no CTLs).
   if (/[\u0000-\u001f\u007f]/u.test(text)) return null;
+  // A JSON document (a JWT's header or claims, an encoded config) is some other token's payload.
+  if (/^\s*[{[]/.test(text) && isJson(text)) return null;
   const colon = text.indexOf(':');
   if (colon < 1 || colon === text.length - 1) return null;
   return { user: text.slice(0, colon), password: text.slice(colon + 1) };
@@ -26,6 +28,15 @@ export function decodeBasicAuth(b64: string): { user: string; password: string }
 /** True when `b64` decodes to printable `user:password` with both parts non-empty. */
 export function basicAuthCredentialsValid(b64: string): boolean {
   return decodeBasicAuth(b64) !== null;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const kUtf8 = new TextDecoder('utf-8', { fatal: true });

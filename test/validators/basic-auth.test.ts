@@ -20,6 +20,11 @@ describe('decodeBasicAuth', () => {
     expect(decodeBasicAuth('YTpiPz5+fn4=')).toEqual({ user: 'a', password: 'b?>~~~' });
   });
 
+  it('keeps credentials that only look like JSON (not a whole document)', () => {
+    expect(decodeBasicAuth(Buffer.from('{svc}:p4ss{').toString('base64'))).toEqual({ user: '{svc}', password: 'p4ss{' });
+    expect(decodeBasicAuth(Buffer.from('[admin]:x"y}').toString('base64'))).toEqual({ user: '[admin]', password: 'x"y}' });
+  });
+
   it('accepts unpadded base64', () => {
     expect(decodeBasicAuth('QWxhZGRpbjpvcGVuIHNlc2FtZQ')).toEqual({ user: 'Aladdin', password: 'open sesame' });
   });
@@ -34,6 +39,9 @@ describe('decodeBasicAuth', () => {
     ['a word, not base64 of anything useful', 'realm'],
     // "a:b?>~~~" is YTpiPz5+fn4= in standard base64; HTTP Basic never uses the base64url alphabet.
     ['base64url alphabet', 'YTpiPz5-fn4'],
+    // JSON documents have colons but are other tokens' payloads (a JWT header, encoded settings).
+    ['a JSON object', Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64')],
+    ['a JSON array', Buffer.from(' [{"user":"svc","scope":"read"}]').toString('base64')],
   ])('rejects %s', (_n, b64) => {
     expect(decodeBasicAuth(b64)).toBeNull();
     expect(basicAuthCredentialsValid(b64)).toBe(false);

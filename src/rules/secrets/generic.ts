@@ -3,7 +3,7 @@ import { isPlaceholder } from '../placeholders.js';
 import { decodeBasicAuth } from '../../validators/basic-auth.js';
 import { kLabelToValue } from './fragments.js';
 import { credentialLike } from './secret-value.js';
-import { b64, kAlnum, kBase64Url, kHexLower, kLetters, synth } from './samples.js';
+import { b64, jwtSample, kAlnum, kBase64Url, kHexLower, kLetters, synth } from './samples.js';
 
 /**
  * Values people write where a password goes when they mean "some password" (docs, tutorials, forms).
@@ -203,7 +203,7 @@ export const genericRules: readonly RuleDef[] = [
     tags: ['credentials', 'http'],
     enabledByDefault: true,
     trigger: { keywords: ['basic'] },
-    pattern: String.raw`auth(?:orization)?["']?[ \t]{0,3}[:=][ \t]{0,3}[\["'\x60]{0,2}[ \t]{0,3}basic[ \t]{1,3}([A-Za-z0-9+/]{4,}={0,2})`,
+    pattern: String.raw`auth(?:orization)?["']?[ \t]{0,3}[:=][ \t]{0,3}[\["'\x60]{0,2}[ \t]{0,3}basic[ \t]{1,3}([A-Za-z0-9+/._~-]{3,}[A-Za-z0-9+/]={0,2})`,
     ignoreCase: true,
     group: 1,
     // Credentials beyond 300 bytes (400 base64 characters) do not occur; a tight window keeps this
@@ -211,6 +211,8 @@ export const genericRules: readonly RuleDef[] = [
     maxLength: 460,
     // At most `authorization"` and its separators (26 characters) come before `basic`.
     lead: 26,
+    // The value is the whole token68 (RFC 7235), so base64 that is only part of a token (a JWT's
+    // header before its first `.`) fails to decode as credentials instead of being reported.
     boundary: { right: 'A-Za-z0-9+/=' },
     validate: (v) => {
       const c = decodeBasicAuth(v);
@@ -220,6 +222,7 @@ export const genericRules: readonly RuleDef[] = [
       positive: [
         { text: `Authorization: Basic ${b64(`deploy-bot:${basicPw}`)}\r\n`, match: b64(`deploy-bot:${basicPw}`) },
         { text: `{"Authorization":["Basic ${b64(`유저:${basicPw}`)}"]}`, match: b64(`유저:${basicPw}`) },
+        { text: `send Authorization: Basic ${b64(`ci-runner:${basicPw}`)}. Then retry.`, match: b64(`ci-runner:${basicPw}`) },
       ],
       negative: [
         { text: `Authorization: Basic ${b64('user:pass')}` },
@@ -227,6 +230,10 @@ export const genericRules: readonly RuleDef[] = [
         { text: 'WWW-Authenticate: Basic realm="api"; Authorization: Basic realm' },
         { text: `Authorization: Basic ${b64('no-colon-here')}` },
         { text: `Authorization: Basic ${b64('apikey:')}` },
+        // Base64 that is not the whole token, or that decodes to a JSON document: another token.
+        { text: `Authorization: Basic ${jwtSample({ alg: 'HS256', typ: 'JWT' }, { sub: 'svc-7', scope: 'read' }, 'gen-basic-jwt')}` },
+        { text: `Authorization: Basic ${b64(`svc:${basicPw}`).replace(/=+$/, '')}.${synth('gen-basic-2', 20, kBase64Url)}` },
+        { text: `Authorization: Basic ${b64('{"client":"svc-7","scope":"read"}')}` },
       ],
     },
   },
