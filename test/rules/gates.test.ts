@@ -100,7 +100,7 @@ describe('run gates never drop a run that holds an accepted value', () => {
 
   it('every gated rule, on every example text between generated context (whole-run ids: their validators)', () => {
     const ids = gated.filter((r) => r.valueIsRun === true).map((r) => r.id).sort();
-    expect(ids).toEqual(['br-cpf', 'ch-ahv', 'in-aadhaar', 'it-codice-fiscale', 'kr-rrn', 'us-itin', 'us-ssn']);
+    expect(ids).toEqual(['au-abn', 'au-acn-unlabelled', 'br-cpf', 'ch-ahv', 'in-aadhaar', 'it-codice-fiscale', 'kr-rrn', 'th-national-id', 'us-itin', 'us-ssn']);
     const lead = fc.constantFrom('', 'x ', '12 ', '1-', 'ID: ', '"', '(', '😀', '\n', 'no. ', '-');
     const tail = fc.constantFrom('', ' ', '.', '-', ' 200', '-7', '/2024', 'Z', '"');
     for (const rule of gated) {
@@ -171,8 +171,8 @@ describe('run shapes follow from the run gates', () => {
     return out;
   };
 
-  it('every shaped rule has a gate, and the shapes cover cards, br-cpf, card track data, ch-ahv, es-dni, es-nie, fi-hetu, fr-nir, hk-hkid, iban, kr-rrn, uk-nino and the US SSN and ITIN', () => {
-    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['br-cpf', 'card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'fr-nir', 'hk-hkid', 'iban', 'kr-rrn', 'uk-nino', 'us-itin', 'us-ssn']);
+  it('every shaped rule has a gate, and the shapes cover cards, au-abn, br-cpf, br-cnpj, card track data, ch-ahv, es-dni, es-nie, fi-hetu, fr-nir, hk-hkid, iban, kr-rrn, th-national-id, uk-nino and the US SSN and ITIN', () => {
+    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['au-abn', 'br-cnpj', 'br-cpf', 'card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'fr-nir', 'hk-hkid', 'iban', 'kr-rrn', 'th-national-id', 'uk-nino', 'us-itin', 'us-ssn']);
     for (const r of shaped) expect(r.gate, r.def.id).toBeGreaterThanOrEqual(0);
   });
 

@@ -322,9 +322,9 @@ describe('digit and token triggers are as strict as their patterns allow', () =>
 const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   {
     // `2024-01-01`: 8 digits joined by dashes, as TFNs (`123-456-78`) and phone numbers are written;
-    // `01.02.2024`: 8 digits joined by dots, as a DNI (`12.345.678-Z`).
+    // `01.02.2024`: 8 digits joined by dots, as a DNI (`12.345.678-Z`) or a CNPJ's root (`11.222.333`).
     text: 'Published 2024-01-01, updated 01.02.2024, offer ends 12/31/2025.',
-    fires: ['au-tfn', 'es-dni', 'phone-number', 'us-phone'],
+    fires: ['au-tfn', 'br-cnpj', 'es-dni', 'phone-number', 'us-phone'],
   },
   // Eight digits joined by a dot, a space and a dot: only the phone rules take mixed separators.
   { text: 'Prices 12.50 19.99 and 1,249.00 (was 1.499,00 €).', fires: ['phone-number', 'us-phone'] },
@@ -342,11 +342,12 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   },
   {
     // Millisecond timestamps (13 digits): rules without a maximum whose minimum is at most 13, and the
-    // whole-run rules whose values can have 13 digits (a bare AHV or RRN, a NIR, an account, a PAN).
+    // whole-run rules whose values can have 13 digits (a bare AHV or RRN, a NIR, an account, a PAN, a
+    // Thai national id).
     text: '{"ts":1714585634874,"expires_at":1714589234874}',
     fires: [
       'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'card-maestro', 'iban',
-      'fr-nir', 'ch-ahv', 'kr-rrn', 'us-bank-account', 'card-track-data',
+      'fr-nir', 'ch-ahv', 'kr-rrn', 'us-bank-account', 'card-track-data', 'th-national-id', 'th-national-id-unformatted',
     ],
   },
   {
@@ -355,10 +356,10 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
     fires: ['ca-sin', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban', 'uk-nhs', 'fr-nir', 'us-bank-account', 'au-medicare'],
   },
   {
-    // 14- to 16-digit ids: card lengths.
+    // 14- to 16-digit ids: card lengths, and a bare CNPJ's 14.
     text: 'ids 48213377902145, 582913370021456, 6728103945512873',
     fires: [
-      'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
+      'ca-sin', 'br-cpf-unformatted', 'br-cnpj-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
       'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
       'fr-nir', 'us-bank-account', 'card-track-data',
     ],

@@ -3,6 +3,7 @@ import { americasRules } from './americas.js';
 import { asiaRules } from './asia.js';
 import { auRules } from './au.js';
 import { euRules } from './eu.js';
+import { moreIdRules } from './more-ids.js';
 import { mrzRules } from './mrz.js';
 import { ukRules } from './uk.js';
 import { usRules } from './us.js';
@@ -15,5 +16,6 @@ export const piiRules: readonly RuleDef[] = [
   ...euRules,
   ...asiaRules,
   ...auRules,
+  ...moreIdRules,
   ...mrzRules,
 ];
