@@ -99,8 +99,9 @@ export const moreTokenRules: readonly RuleDef[] = [
     maxLength: 26,
     lead: 2,
     boundary: { left: 'A-Za-z0-9_.-', right: kTokenBoundary },
-    // `s.` and 24 characters is a shape any dotted identifier can take: Vault's names are required.
-    context: { words: ['vault', 'client_token'], before: 120, after: 40 },
+    // `s.` and 24 characters is a shape any dotted identifier can take: Vault's names are required,
+    // before the token only, so the prefilter screens candidates by them.
+    context: { words: ['vault', 'client_token'], before: 120 },
     minEntropy: 3.5,
     validate: (v) => mixedAlnum(v.slice(2)),
     examples: {
