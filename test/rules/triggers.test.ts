@@ -348,18 +348,20 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
     fires: [
       'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'card-maestro', 'iban',
       'fr-nir', 'ch-ahv', 'kr-rrn', 'us-bank-account', 'card-track-data', 'th-national-id', 'th-national-id-unformatted',
+      // A whole token of 6 to 14 characters, as some states' driver's licences (a token rule, off by default).
+      'us-driver-license',
     ],
   },
   {
     // Ten digits glued to letters (`INV6332907625`): letters end a run, so this is a 10-digit run.
     text: 'Invoice INV6332907625, receipt RCPT9912803347',
-    fires: ['ca-sin', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban', 'uk-nhs', 'fr-nir', 'us-bank-account', 'au-medicare'],
+    fires: ['ca-sin', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban', 'uk-nhs', 'fr-nir', 'us-bank-account', 'au-medicare', 'us-driver-license'],
   },
   {
     // 14- to 16-digit ids: card lengths, and a bare CNPJ's 14.
     text: 'ids 48213377902145, 582913370021456, 6728103945512873',
     fires: [
-      'ca-sin', 'br-cpf-unformatted', 'br-cnpj-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
+      'ca-sin', 'br-cpf-unformatted', 'br-cnpj-unformatted', 'us-driver-license', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
       'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
       'fr-nir', 'us-bank-account', 'card-track-data',
     ],

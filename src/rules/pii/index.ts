@@ -4,6 +4,7 @@ import { asiaRules } from './asia.js';
 import { auRules } from './au.js';
 import { euRules } from './eu.js';
 import { moreIdRules } from './more-ids.js';
+import { morePassportRules } from './more-passports.js';
 import { mrzRules } from './mrz.js';
 import { ukRules } from './uk.js';
 import { usRules } from './us.js';
@@ -17,5 +18,6 @@ export const piiRules: readonly RuleDef[] = [
   ...asiaRules,
   ...auRules,
   ...moreIdRules,
+  ...morePassportRules,
   ...mrzRules,
 ];
