@@ -44,6 +44,9 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'id-card-mrz': 'passport_mrz',
   'email-address': 'email',
   'phone-number': 'phone',
+  'ip-address': 'ip_address',
+  'ip-address-v6': 'ip_address',
+  'ip-address-public': 'ip_address_public',
   'us-phone': 'phone',
   // Financial
   'card-visa': 'credit_card',

@@ -6,6 +6,7 @@ import { euRules } from './eu.js';
 import { moreIdRules } from './more-ids.js';
 import { morePassportRules } from './more-passports.js';
 import { mrzRules } from './mrz.js';
+import { networkRules } from './network.js';
 import { ukRules } from './uk.js';
 import { usRules } from './us.js';
 
@@ -20,4 +21,5 @@ export const piiRules: readonly RuleDef[] = [
   ...moreIdRules,
   ...morePassportRules,
   ...mrzRules,
+  ...networkRules,
 ];
