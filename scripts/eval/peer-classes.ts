@@ -62,6 +62,9 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   iban: 'iban',
   'us-aba-routing': 'aba_routing',
   'us-bank-account': 'us_bank_account',
+  'crypto-wallet-btc': 'crypto_wallet',
+  'crypto-wallet-btc-base58': 'crypto_wallet',
+  'crypto-wallet-eth': 'crypto_wallet',
   // Secrets
   'aws-access-key-id': 'aws_access_key',
   'aws-secret-access-key': 'aws_secret_key',
