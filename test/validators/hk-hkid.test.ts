@@ -28,6 +28,10 @@ describe('hkHkidValid', () => {
   });
 
   // Synthetic numbers; each is also checked by the second implementation.
+  it.each(['A123456(3', 'A1234563)', 'A123456((3))', 'A123456()3'])('rejects the unbalanced or doubled brackets of %s', (v) => {
+    expect(hkHkidValid(v)).toBe(false);
+  });
+
   it.each(['A1234563', 'K481632(3)', 'XA904215(3)', 'Z683920(8)'])('accepts %s', (v) => {
     expect(hkHkidValid(v)).toBe(true);
     expect(reference(v)).toBe(true);
