@@ -1,7 +1,7 @@
 /**
  * Storage benchmark: put/get/head throughput and latency for 1 KB, 1 MB and 64 MB objects, and list over
  * many keys, for leakscan/store and for miniflare's R2 simulator in the same run.
- * `npm run bench:storage [-- --keys 100000] [-- --quick]`. Figures go in README "## Storage".
+ * `npm run bench:storage [-- --keys 100000] [-- --quick]`. Figures go in docs/storage.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
