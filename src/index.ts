@@ -7,7 +7,7 @@
  * await scanner.close();
  */
 export { createScanner } from './scanner.js';
-export type { Finding, ScanMeta, ScanNotice, ScanReport, Scanner, ScannerOptions, BodySource, BodyStream } from './types.js';
+export type { Finding, Confidence, ScanMeta, ScanNotice, ScanReport, Scanner, ScannerOptions, BodySource, BodyStream } from './types.js';
 export { managedRuleset, selectRules, allRuleDefs, kManagedRulesetId, ruleTags, UnknownRuleSelectorError } from './rules/index.js';
 export type { ManagedRuleset, ManagedRuleInfo, RuleDef, Family } from './rules/index.js';
 export { LeakscanError, kCodes, type Code } from './errors.js';

@@ -1,13 +1,13 @@
 import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from './types.js';
 import { LeakscanError } from './errors.js';
-import { selectRules } from './rules/index.js';
+import { checkConfidence, selectRules } from './rules/index.js';
 import { bodyBytes, compileProgram, kMaxScanBytes, resolveBackend, scanStream, type Program } from './engine/index.js';
 import { PoolScanner, type PoolScannerOptions } from './pool/index.js';
 
 /** Compiles the selected rules for the chosen backend (throws on unknown rule ids/tags). */
 export function programFor(options: ScannerOptions = {}): Program {
   const rules = selectRules({ allRules: options.allRules, enable: options.enable, disable: options.disable });
-  return compileProgram(rules, resolveBackend(options.backend ?? 'auto'));
+  return compileProgram(rules, resolveBackend(options.backend ?? 'auto'), checkConfidence(options.minConfidence));
 }
 
 function checkLimits(options: ScannerOptions): { maxBytes: number; maxFindings: number } {

@@ -14,7 +14,15 @@ export interface Finding {
   end: number;
   /** The value with most characters masked (at most 4 kept); never the raw value. */
   redacted: string;
+  /**
+   * How sure the finding is: `high` (format, checksum or structure, and the context the rule asks
+   * for), `medium` (checksum without context), `low` (a shape only). See docs/rules.md.
+   */
+  confidence: Confidence;
 }
+
+export type { Confidence } from './rules/types.js';
+import type { Confidence } from './rules/types.js';
 
 /** Describes the body being scanned, as an HTTP response would. */
 export interface ScanMeta {
@@ -55,6 +63,11 @@ export interface ScannerOptions {
   enable?: readonly string[];
   /** Rule ids or tags to turn off after the defaults (wins over `enable`). */
   disable?: readonly string[];
+  /**
+   * The lowest confidence reported; default `high`, which keeps clean bodies clean. `medium` adds
+   * checksum-valid values without their context word, `low` shapes without checksum or context.
+   */
+  minConfidence?: Confidence;
   /** 0 = scan in the calling thread; default: a worker pool sized to the cores. */
   workers?: number;
   /** RE2 backend: `auto` (native `re2` when it loads, else `re2-wasm`), `re2-wasm`, `re2`, or `v8` (reference only). */

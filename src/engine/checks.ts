@@ -1,4 +1,4 @@
-import type { RuleDef } from '../rules/types.js';
+import { kConfidenceRank, type Confidence, type RuleDef } from '../rules/types.js';
 import { isPlaceholder } from '../rules/placeholders.js';
 import { shannonEntropy } from '../validators/entropy.js';
 
@@ -7,8 +7,12 @@ import { shannonEntropy } from '../validators/entropy.js';
  * matcher so both accept exactly the same matches. All are O(match length + context distance).
  */
 export interface MatchChecks {
-  /** `text` is the decoded text around the match; indices are into it. */
-  accept(text: string, matchStart: number, matchEnd: number, valueStart: number, valueEnd: number): boolean;
+  /**
+   * 0 when the match is rejected, else the rank of its confidence (`kConfidenceRank`): the rule's
+   * own level, or its context's `without` level when the words are missing and the threshold allows
+   * it. `text` is the decoded text around the match; indices are into it.
+   */
+  accept(text: string, matchStart: number, matchEnd: number, valueStart: number, valueEnd: number): number;
   /**
    * The first position at or after `from` where a match could pass the left boundary check. After a
    * rejected match the search resumes there rather than one character later: every start skipped
@@ -18,7 +22,8 @@ export interface MatchChecks {
   nextStart(text: string, from: number): number;
   /**
    * False when no match in this window can pass the checks whatever the pattern finds: a rule that
-   * needs context words is not run where none of them occurs. Pure JavaScript, so the pattern call
+   * needs context words is not run where none of them occurs (a rule whose context is optional at the
+   * scan's threshold always may). Pure JavaScript, so the pattern call
    * is saved on most windows of context-gated rules. `ascii`: the caller knows the window is ASCII
    * (a miss then needs no second look).
    */
@@ -60,12 +65,25 @@ function classTest(body: string | undefined): ((code: number) => boolean) | null
   return (code) => (code < 128 ? ascii[code] === 1 : re.test(String.fromCharCode(code)));
 }
 
-export function compileChecks(rule: RuleDef): MatchChecks {
+/**
+ * The rank of a match lacking its context words at threshold `min` (0: dropped). Context words are
+ * optional only when the rule says at which level (`context.without`) and the threshold reaches it.
+ */
+export function withoutContextRank(rule: RuleDef, min: Confidence = 'high'): number {
+  const w = rule.context?.without;
+  return w !== undefined && kConfidenceRank[w] >= kConfidenceRank[min] ? kConfidenceRank[w] : 0;
+}
+
+/** The checks of `rule` for a scan that reports confidence `min` and above (default `high`). */
+export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChecks {
   const left = classTest(rule.boundary?.left);
   const right = classTest(rule.boundary?.right);
   const ctx = rule.context;
   const ctxWords = ctx?.words.map((w) => w.toLowerCase()) ?? [];
-  const ctxAny = ctxWords.length === 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');
+  const rank = kConfidenceRank[rule.confidence ?? 'high'];
+  const bare = withoutContextRank(rule, min);
+  // With optional context every window may hold a match: the words only grade it.
+  const ctxAny = ctxWords.length === 0 || bare > 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');
   const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
   const { minEntropy, validate } = rule;
   return {
@@ -86,19 +104,19 @@ export function compileChecks(rule: RuleDef): MatchChecks {
       return p;
     },
     accept(text, ms, me, vs, ve) {
-      if (left && ms > 0 && left(text.charCodeAt(ms - 1))) return false;
-      if (right && me < text.length && right(text.charCodeAt(me))) return false;
+      if (left && ms > 0 && left(text.charCodeAt(ms - 1))) return 0;
+      if (right && me < text.length && right(text.charCodeAt(me))) return 0;
       const value = text.slice(vs, ve);
-      if (value.length === 0) return false;
-      if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) return false;
-      if (suppress && isPlaceholder(value)) return false;
-      if (validate && !validate(value)) return false;
+      if (value.length === 0) return 0;
+      if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) return 0;
+      if (suppress && isPlaceholder(value)) return 0;
+      if (validate && !validate(value)) return 0;
       if (ctx) {
         const before = text.slice(Math.max(0, ms - ctx.before), ms).toLowerCase();
         const after = ctx.after ? text.slice(me, me + ctx.after).toLowerCase() : '';
-        if (!ctxWords.some((w) => before.includes(w) || after.includes(w))) return false;
+        if (!ctxWords.some((w) => before.includes(w) || after.includes(w))) return bare;
       }
-      return true;
+      return rank;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Finding } from '../types.js';
+import type { Confidence } from '../rules/types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint, asciiClass } from './checks.js';
 import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
@@ -8,6 +9,9 @@ import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
+/** A confidence rank from `MatchChecks.accept` (1-3) to its name. */
+const kConfidenceNames: readonly (Confidence | undefined)[] = [undefined, 'low', 'medium', 'high'];
+
 const kGroupCap = 2048;
 /**
  * Triggers of one rule at most this far apart (or the rule's maxLength, if larger) share a group: one
@@ -462,7 +466,8 @@ export class Matcher {
       if (m === null) break;
       const ms = ws + m.start;
       if (ms >= g.end) break;
-      if (m.end === m.start || m.end - m.start > rule.maxLength || !rule.checks.accept(text, m.start, m.end, m.groupStart, m.groupEnd)) {
+      const rank = m.end === m.start || m.end - m.start > rule.maxLength ? 0 : rule.checks.accept(text, m.start, m.end, m.groupStart, m.groupEnd);
+      if (rank === 0) {
         // Rejected (too long for the rule: cut by the window edge; or a check failed): resume at
         // the next start that could pass the left boundary.
         rejects++;
@@ -472,7 +477,7 @@ export class Matcher {
       from = m.end;
       if (ws + m.end <= g.start) continue; // a match that touches none of this group's triggers
       this.#lastEnd[g.rule] = ws + m.end;
-      this.#record(rule.index, text.slice(m.groupStart, m.groupEnd), ws + m.groupStart, ws + m.groupEnd);
+      this.#record(rule.index, text.slice(m.groupStart, m.groupEnd), ws + m.groupStart, ws + m.groupEnd, rank);
       if (this.findingsTruncated) return;
     }
   }
@@ -555,7 +560,7 @@ export class Matcher {
     return lo === na.length || na[lo]! >= end;
   }
 
-  #record(ruleIndex: number, value: string, start: number, end: number): void {
+  #record(ruleIndex: number, value: string, start: number, end: number, rank: number): void {
     if (this.findings.length >= this.#maxFindings) {
       this.findingsTruncated = true;
       return;
@@ -569,6 +574,7 @@ export class Matcher {
       end: this.#offsetOf(end),
       // The one place a matched value is turned into output: only its redacted form leaves.
       redacted: redact(value),
+      confidence: kConfidenceNames[rank]!,
     });
   }
 

@@ -1,6 +1,6 @@
-import type { RuleDef } from '../rules/types.js';
+import { kConfidenceRank, type Confidence, type RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
-import { compileChecks, contextReach, type MatchChecks } from './checks.js';
+import { compileChecks, contextReach, withoutContextRank, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
 import { keywordJoins } from './matcher.js';
 import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
@@ -43,6 +43,8 @@ export interface Screen {
  */
 export interface Program {
   readonly rules: readonly CompiledRule[];
+  /** The lowest confidence this program reports (rules and context levels below it were left out). */
+  readonly minConfidence: Confidence;
   readonly spec: PrefilterSpec;
   readonly backend: RegexBackend;
   /** Largest window margin of any rule: how far back text must be kept. */
@@ -57,7 +59,14 @@ export interface Program {
   newPrefilter(impl?: PrefilterChoice): TriggerPass;
 }
 
-export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend): Program {
+/**
+ * Compiles `selected` for `backend`, reporting findings of confidence `minConfidence` and above
+ * (default `high`): a rule whose own level is lower is left out, and context that is optional at a
+ * lower level stays required.
+ */
+export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high'): Program {
+  const floor = kConfidenceRank[minConfidence];
+  const defs = selected.filter((d) => kConfidenceRank[d.confidence ?? 'high'] >= floor);
   // A screen of one rule would only add a call. Screens run on native RE2 only: re2-wasm's automaton
   // budget is fixed at 8 MB, so an alternation crawls there (its text/sparse/1MB fell from 3.0 to
   // 0.7 MB/s with them), and V8, the conformance reference, lacks RE2's `(?i:…)` used below for
@@ -105,11 +114,11 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
     index,
     tags: ruleTags(def),
     pattern: backend.compile(def.pattern, def.ignoreCase === true, def.group ?? 0),
-    checks: compileChecks(def),
+    checks: compileChecks(def, minConfidence),
     maxLength: def.maxLength,
     lead: Math.min(def.lead ?? def.maxLength, def.maxLength),
     reach: contextReach(def),
-    contextScreen: screensByContext(def) ? def.maxLength + def.context!.before : 0,
+    contextScreen: screensByContext(def) && withoutContextRank(def, minConfidence) === 0 ? def.maxLength + def.context!.before : 0,
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
     gate: gateOf(def),
   }));
@@ -139,7 +148,7 @@ export function compileProgram(defs: readonly RuleDef[], backend: RegexBackend):
   spec.joins.push(...keywordJoins(rules));
   const tables = new PrefilterTables(spec);
   const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
-  return { rules, spec, backend, maxReach, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
+  return { rules, minConfidence, spec, backend, maxReach, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
 }
 
 /** `program` with every scan on the given prefilter (the bench's and the conformance suite's A/B). */

@@ -7,9 +7,9 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../types.js';
+import type { BodySource, BodyStream, Confidence, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../types.js';
 import { LeakscanError } from '../errors.js';
-import { allRuleDefs, ruleTags, selectRules } from '../rules/index.js';
+import { allRuleDefs, checkConfidence, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
 import { SharedBytes, gatherBody, gatherStream, type GatheredBody } from './body.js';
 import type { PackedFindings, PoolResult, PoolTask, RuleOptions, ScanItem, StartBoard, TestHook } from './protocol.js';
@@ -170,6 +170,7 @@ export class PoolScanner implements Scanner {
       ...(options.allRules !== undefined && { allRules: options.allRules }),
       ...(options.enable !== undefined && { enable: [...options.enable] }),
       ...(options.disable !== undefined && { disable: [...options.disable] }),
+      ...(options.minConfidence !== undefined && { minConfidence: checkConfidence(options.minConfidence) }),
       ...(options.backend !== undefined && { backend: options.backend }),
     };
     this.#timeoutMs = nonNegativeInteger('taskTimeout', options.taskTimeout, kDefaultTaskTimeoutMs);
@@ -222,6 +223,7 @@ export class PoolScanner implements Scanner {
     }
     // Unknown rule ids/tags and unavailable backends throw here, in the caller's thread, as LocalScanner does.
     selectRules({ allRules: options.allRules, enable: options.enable, disable: options.disable });
+    checkConfidence(options.minConfidence);
     resolveBackend(options.backend ?? 'auto');
     const scanner = new PoolScanner(options, limits, threads);
     try {
@@ -503,6 +505,8 @@ function isQueueLimit(err: unknown): boolean {
 /** Per rule id, the finding fields that come from the rule (shared by all its findings, as in-thread). */
 const kRuleFields = new Map(allRuleDefs.map((r) => [r.id, { description: r.description, tags: ruleTags(r) }]));
 
+const kRankNames: readonly (Confidence | undefined)[] = [undefined, 'low', 'medium', 'high'];
+
 function unpackFindings(p: PackedFindings): Finding[] {
   const rules = p.ids.map((id) => {
     const f = kRuleFields.get(id);
@@ -512,8 +516,8 @@ function unpackFindings(p: PackedFindings): Finding[] {
   const out = new Array<Finding>(p.redacted.length);
   const spans = p.spans;
   for (let i = 0; i < out.length; i++) {
-    const r = rules[spans[3 * i]!]!;
-    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: spans[3 * i + 1]!, end: spans[3 * i + 2]!, redacted: p.redacted[i]! };
+    const r = rules[spans[4 * i]!]!;
+    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: spans[4 * i + 1]!, end: spans[4 * i + 2]!, redacted: p.redacted[i]!, confidence: kRankNames[spans[4 * i + 3]!]! };
   }
   return out;
 }

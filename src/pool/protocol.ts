@@ -12,6 +12,7 @@ export interface RuleOptions {
   allRules?: boolean;
   enable?: readonly string[];
   disable?: readonly string[];
+  minConfidence?: NonNullable<ScannerOptions['minConfidence']>;
   backend?: NonNullable<ScannerOptions['backend']>;
 }
 
@@ -70,7 +71,7 @@ export type PoolTask = ScanTask | WarmTask;
  */
 export interface PackedFindings {
   ids: string[];
-  /** (rule index, start, end) per finding. */
+  /** (rule index, start, end, confidence rank) per finding. */
   spans: Float64Array;
   redacted: string[];
 }

@@ -7,6 +7,7 @@ import { threadId, workerData } from 'node:worker_threads';
 import { scanStream, type Program } from '../engine/index.js';
 import { programFor } from '../scanner.js';
 import type { Finding } from '../types.js';
+import { kConfidenceRank } from '../rules/types.js';
 import { isStartBoard, type ItemResult, type PackedFindings, type PoolResult, type PoolTask, type RuleOptions, type ScanItem, type TestHook } from './protocol.js';
 
 const board = isStartBoard(workerData) ? { threads: new Int32Array(workerData.threads), startedAt: new Float64Array(workerData.startedAt) } : null;
@@ -16,7 +17,7 @@ let compiles = 0;
 
 /** The scanner's own `programFor`, compiled on first use in this worker and kept for its lifetime. */
 function cachedProgram(rules: RuleOptions): Program {
-  const key = JSON.stringify([rules.allRules === true, rules.enable ?? [], rules.disable ?? [], rules.backend ?? 'auto']);
+  const key = JSON.stringify([rules.allRules === true, rules.enable ?? [], rules.disable ?? [], rules.minConfidence ?? 'high', rules.backend ?? 'auto']);
   let program = programs.get(key);
   if (program === undefined) {
     program = programFor(rules);
@@ -123,7 +124,7 @@ function packFindings(findings: readonly Finding[]): PackedFindings {
   const n = findings.length;
   const ids: string[] = [];
   const index = new Map<string, number>();
-  const packed: PackedFindings = { ids, spans: new Float64Array(3 * n), redacted: new Array<string>(n) };
+  const packed: PackedFindings = { ids, spans: new Float64Array(4 * n), redacted: new Array<string>(n) };
   for (let i = 0; i < n; i++) {
     const f = findings[i]!;
     let k = index.get(f.ruleId);
@@ -132,9 +133,10 @@ function packFindings(findings: readonly Finding[]): PackedFindings {
       ids.push(f.ruleId);
       index.set(f.ruleId, k);
     }
-    packed.spans[3 * i] = k;
-    packed.spans[3 * i + 1] = f.start;
-    packed.spans[3 * i + 2] = f.end;
+    packed.spans[4 * i] = k;
+    packed.spans[4 * i + 1] = f.start;
+    packed.spans[4 * i + 2] = f.end;
+    packed.spans[4 * i + 3] = kConfidenceRank[f.confidence];
     packed.redacted[i] = f.redacted;
   }
   return packed;

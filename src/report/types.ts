@@ -77,7 +77,7 @@ export interface Reporter {
  * (a raw value for a verifier, say) can never leak into a report by a spread.
  */
 export function publicFinding(f: Finding): Finding {
-  return { ruleId: f.ruleId, description: f.description, tags: [...f.tags], start: f.start, end: f.end, redacted: f.redacted };
+  return { ruleId: f.ruleId, description: f.description, tags: [...f.tags], start: f.start, end: f.end, redacted: f.redacted, confidence: f.confidence };
 }
 
 export function publicNotice(n: ScanNotice): ScanNotice {

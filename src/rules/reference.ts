@@ -1,4 +1,4 @@
-import type { RuleDef } from './types.js';
+import type { Confidence, RuleDef } from './types.js';
 import { afterCodePoint, compileChecks } from '../engine/checks.js';
 
 export interface ReferenceMatch {
@@ -9,6 +9,8 @@ export interface ReferenceMatch {
   /** Span of the whole pattern match (lead-in and label included), which the engine requires to overlap a trigger. */
   matchStart: number;
   matchEnd: number;
+  /** Rank of the match's confidence (see `MatchChecks.accept`). */
+  rank: number;
 }
 
 /**
@@ -16,10 +18,10 @@ export interface ReferenceMatch {
  * then the same checks as the engine. For rule authors' examples and as the oracle of conformance
  * tests; never used on the scanning path (V8 is not linear-time on hostile input).
  */
-export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] {
+export function referenceMatches(rule: RuleDef, text: string, minConfidence: Confidence = 'high'): ReferenceMatch[] {
   // `d`: exact group indices, so a value whose text repeats in the match is placed where it was captured.
   const re = new RegExp(rule.pattern, rule.ignoreCase ? 'giud' : 'gud');
-  const checks = compileChecks(rule);
+  const checks = compileChecks(rule, minConfidence);
   const group = rule.group ?? 0;
   const out: ReferenceMatch[] = [];
   // Accepted matches never overlap: the next search starts where the last accepted match ended.
@@ -33,12 +35,13 @@ export function referenceMatches(rule: RuleDef, text: string): ReferenceMatch[] 
     const span = m.indices?.[group];
     if (span === undefined) continue;
     const [vs, ve] = span;
-    if (!checks.accept(text, ms, me, vs, ve)) {
+    const rank = checks.accept(text, ms, me, vs, ve);
+    if (rank === 0) {
       // Retry one position later, as the engine's windows would see a later start.
       re.lastIndex = afterCodePoint(text, ms);
       continue;
     }
-    out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me });
+    out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me, rank });
   }
   return out;
 }

@@ -94,12 +94,29 @@ export interface RuleExample {
   readonly match?: string;
 }
 
+/**
+ * How sure a finding is (Presidio's score, Google DLP's likelihood, Cloudflare DLP's confidence):
+ * `high`: format, checksum or structure, and the context the rule asks for; `medium`: format and
+ * checksum without the context word (a bare NHS or BSN number, a vendor-shaped key without the
+ * vendor's name); `low`: a shape with neither checksum nor context.
+ */
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** Order of the levels: a threshold reports every level at or above its rank. */
+export const kConfidenceRank: Readonly<Record<Confidence, number>> = { low: 1, medium: 2, high: 3 };
+
 /** Context the rule needs near its match (Presidio's context words, Macie's keywords). */
 export interface ContextRequirement {
   /** Case-insensitive words; one must occur within `before` characters before the match (or `after` after it). */
   readonly words: readonly string[];
   readonly before: number;
   readonly after?: number;
+  /**
+   * The confidence of a match found without any of the words. Unset, such a match is dropped. Set, it
+   * is reported at this level when the scan's threshold (`minConfidence`) reaches it; below the
+   * threshold the words stay a hard requirement, so the default scan does no extra work.
+   */
+  readonly without?: 'medium' | 'low';
 }
 
 export interface RuleDef {
@@ -163,6 +180,11 @@ export interface RuleDef {
   readonly context?: ContextRequirement;
   /** Minimum Shannon entropy (bits per character) of the value. */
   readonly minEntropy?: number;
+  /**
+   * Confidence of a match that passes every check, its context included (default `high`). A rule
+   * whose level is below the scan's threshold is not compiled at all.
+   */
+  readonly confidence?: Confidence;
   /** Checksum or structural check of the value (pure, no I/O). `false` drops the match. */
   readonly validate?: (value: string) => boolean;
   /**

@@ -126,7 +126,7 @@ export class FakeScanner implements Scanner {
     const text = bytes.toString('latin1');
     const findings: Finding[] = [];
     for (const m of text.matchAll(/SECRET-[A-Za-z0-9]+/g)) {
-      findings.push({ ruleId: 'fake-secret', description: 'A fake secret', tags: ['secrets'], start: m.index, end: m.index + m[0].length, redacted: 'SECRET-****' });
+      findings.push({ ruleId: 'fake-secret', description: 'A fake secret', tags: ['secrets'], start: m.index, end: m.index + m[0].length, redacted: 'SECRET-****', confidence: 'high' });
     }
     return { findings, contentKind: kind, bytesScanned: bytes.length, bytesSeen: bytes.length, bytesReceived: received, truncated: false, notices };
   }

@@ -16,7 +16,7 @@ export class Sink extends Writable {
 }
 
 export function finding(ruleId: string, start: number, end: number, redacted: string, tags: string[] = ['secrets']): Finding {
-  return { ruleId, description: `Description of ${ruleId}`, tags, start, end, redacted };
+  return { ruleId, description: `Description of ${ruleId}`, tags, start, end, redacted, confidence: 'high' };
 }
 
 export function report(findings: Finding[], extra: Partial<ScanReport> = {}): ScanReport {

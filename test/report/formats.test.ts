@@ -79,7 +79,7 @@ describe('json', () => {
     const doc = JSON.parse(text) as JsonReport;
     expect(doc.tool).toEqual({ name: 'leakscan', version: '9.9.9' });
     expect(doc.results.map((r) => r.path)).toEqual(['api/users.json', 'img/logo.png', '-']);
-    expect(doc.results[0]!.findings[1]).toEqual({ ruleId: 'stripe-secret-key', description: 'Description of stripe-secret-key', tags: ['secrets'], start: 30, end: 62, redacted: 'sk_live_********************Hf6' });
+    expect(doc.results[0]!.findings[1]).toEqual({ ruleId: 'stripe-secret-key', description: 'Description of stripe-secret-key', tags: ['secrets'], start: 30, end: 62, redacted: 'sk_live_********************Hf6', confidence: 'high' });
     expect(doc.results[1]!.notices).toEqual([{ code: 'SDD_SKIP_BINARY', message: 'binary content is not scanned: image/png' }]);
     expect(doc.results[2]!.truncated).toBe(true);
     expect(doc.errors).toEqual([{ path: 'secret/unreadable.txt', code: 'SDD_ERR_INPUT', message: 'permission denied (EACCES)' }]);

@@ -47,7 +47,7 @@ describe('events', () => {
     const [e] = eventsOf(
       { requestId: 'ab'.repeat(16), timestamp: 0, zone: A, method: 'GET', status: 200, contentEncoding: null, fields: { host: 'Shop.Example', path: '/a', contentType: null } },
       { host: 'shop.example', path: '/a', contentType: null },
-      [{ ruleId: 'card-visa', description: 'Visa', tags: ['financial-information'], start: 1, end: 17, redacted: '************1111' }],
+      [{ ruleId: 'card-visa', description: 'Visa', tags: ['financial-information'], start: 1, end: 17, redacted: '************1111', confidence: 'high' }],
     );
     expect(e).toMatchObject({ id: `${'ab'.repeat(16)}-0`, timestamp: '1970-01-01T00:00:00.000Z', action: 'log', redacted: '************1111', path: '/a', host: 'shop.example' });
   });
