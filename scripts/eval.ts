@@ -30,7 +30,8 @@ import { fileURLToPath } from 'node:url';
 import { createScanner } from '../src/index.js';
 import { allRuleDefs, selectRules } from '../src/rules/index.js';
 import type { Family } from '../src/rules/index.js';
-import type { Finding, Scanner } from '../src/types.js';
+import type { Confidence, Finding, Scanner } from '../src/types.js';
+import { kConfidenceRank } from '../src/rules/index.js';
 import { corpusInputs, generateCorpus, kDefaultOut, type Manifest } from './corpus/generate.js';
 import { formatPeerFailures, formatPeerScore, loadPeerCases, scanPeerCases, scorePeerCases, type PeerScore } from './eval/peer.js';
 import { kRuleClass } from './eval/peer-classes.js';
@@ -229,12 +230,21 @@ export async function runEval(dir: string, log: (msg: string) => void = () => {}
   }
 }
 
-/** Scans and scores the peer cases with every rule on, in-thread. */
+/**
+ * Scans and scores the peer cases with every rule on, in-thread, at the lowest confidence threshold;
+ * the headline at `medium` and `high` drops the findings below them.
+ */
 export async function runPeerEval(file: string): Promise<PeerScore> {
   const cases = loadPeerCases(file);
-  const scanner = await createScanner({ workers: 0, allRules: true });
+  const scanner = await createScanner({ workers: 0, allRules: true, minConfidence: 'low' });
   try {
-    return scorePeerCases(cases, await scanPeerCases(cases, scanner), kRuleClass, relative(process.cwd(), file) || file);
+    const findings = await scanPeerCases(cases, scanner);
+    const name = relative(process.cwd(), file) || file;
+    const at = (min: Confidence) => {
+      const keep = new Map([...findings].map(([id, fs]) => [id, fs.filter((f) => kConfidenceRank[f.confidence ?? 'high'] >= kConfidenceRank[min])]));
+      return scorePeerCases(cases, keep, kRuleClass, name).headline;
+    };
+    return { ...scorePeerCases(cases, findings, kRuleClass, name), minConfidence: 'low', byThreshold: (['medium', 'high'] as const).map((m) => ({ minConfidence: m, headline: at(m) })) };
   } finally {
     await scanner.close();
   }

@@ -3,7 +3,8 @@
  * the repository (`../shared/eval/peer-cases.jsonl`, format and method in its README). Unlike the
  * synthetic corpus, these were not written from our rules, so they can fail.
  *
- * Each case's `text` is scanned once as text/plain with every rule on. A positive passes when, for
+ * Each case's `text` is scanned once as text/plain with every rule on, at the lowest confidence
+ * threshold; the headline is also given at the higher thresholds by dropping findings below them. A positive passes when, for
  * every expected value, findings of the class's rules (kRuleClass) cover at least half of its bytes
  * (with no values: any finding of the class); a negative passes when there is no finding of the class.
  * The headline is over covered classes: macro recall over positives that are neither `weak` nor
@@ -11,7 +12,7 @@
  * printed or written, never a case's text or values.
  */
 import { readFileSync } from 'node:fs';
-import type { Scanner } from '../../src/types.js';
+import type { Confidence, Scanner } from '../../src/types.js';
 
 export interface PeerCase {
   id: string;
@@ -30,6 +31,7 @@ export interface SpanFinding {
   ruleId: string;
   start: number;
   end: number;
+  confidence?: Confidence;
 }
 
 /** The goals the headline is measured against (issue 32). */
@@ -86,6 +88,9 @@ export interface PeerScore {
   notCovered: string[];
   /** Failing cases of covered classes (weak and policy positives flagged), ids only. */
   failures: PeerCaseResult[];
+  /** The threshold the findings were scanned at, and the headline at each higher one. */
+  minConfidence?: Confidence;
+  byThreshold?: Array<{ minConfidence: Confidence; headline: PeerHeadline }>;
 }
 
 /** Reads and checks the JSONL file; throws with the line number on a malformed record. */
@@ -106,7 +111,7 @@ export async function scanPeerCases(cases: readonly PeerCase[], scanner: Scanner
   const out = new Map<string, SpanFinding[]>();
   for (const c of cases) {
     const report = await scanner.analyze(c.text, { contentType: 'text/plain' });
-    out.set(c.id, report.findings.map((f) => ({ ruleId: f.ruleId, start: f.start, end: f.end })));
+    out.set(c.id, report.findings.map((f) => ({ ruleId: f.ruleId, start: f.start, end: f.end, confidence: f.confidence })));
   }
   return out;
 }
@@ -227,6 +232,8 @@ export function formatPeerScore(p: PeerScore): string {
     `${'macro recall (positives neither weak nor policy)'.padEnd(48)} ${num(h.macroRecall).padStart(9)} ${`≥ ${g.macroRecall}`.padStart(10)}  ${met((h.macroRecall ?? 0) >= g.macroRecall)}`,
     `${'macro negative pass rate'.padEnd(48)} ${num(h.macroNegativePassRate).padStart(9)} ${`≥ ${g.macroNegativePassRate}`.padStart(10)}  ${met((h.macroNegativePassRate ?? 0) >= g.macroNegativePassRate)}`,
     `Outside the headline: weak positives found ${frac(h.weak.found, h.weak.total)}, policy positives found ${frac(h.policy.found, h.policy.total)} (covered classes).`,
+    ...(p.minConfidence === undefined ? [] : [`Findings of confidence ${p.minConfidence} and above; at a higher threshold (--min-confidence):`]),
+    ...(p.byThreshold ?? []).map((t) => `  ${t.minConfidence.padEnd(7)} classes ${t.headline.classesCovered}/${t.headline.classes}, macro recall ${num(t.headline.macroRecall)}, negatives ${num(t.headline.macroNegativePassRate)}`),
     '',
     'Per class (pos: positives neither weak nor policy, passed when findings of the class cover ≥ half of each value;',
     'full: one finding holds the whole value; neg: negatives with no finding of the class):',

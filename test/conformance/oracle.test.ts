@@ -13,9 +13,15 @@ const texts = allRuleDefs
   .filter((e) => (e.contentType ?? 'text/plain') === 'text/plain' && !e.text.includes('\\'))
   .map((e) => e.text);
 const programs: Array<[string, Program]> = [['re2-wasm', compileProgram(allRuleDefs, re2WasmBackend)]];
-if (re2NativeBackend) programs.push(['re2', compileProgram(allRuleDefs, re2NativeBackend)]);
+if (re2NativeBackend) {
+  programs.push(['re2', compileProgram(allRuleDefs, re2NativeBackend)]);
+  // At the lowest threshold optional context no longer gates windows nor screens candidates.
+  programs.push(['re2, minConfidence low', compileProgram(allRuleDefs, re2NativeBackend, 'low')]);
+} else programs.push(['re2-wasm, minConfidence low', compileProgram(allRuleDefs, re2WasmBackend, 'low')]);
 // Native re2 with the package's exec doing the searches over bytes too (the lean binding's reference).
 if (re2PackageBackend && re2PackageBackend !== re2NativeBackend) programs.push(['re2, package exec', compileProgram(allRuleDefs, re2PackageBackend)]);
+
+const kNames = ['', 'low', 'medium', 'high'];
 
 /**
  * Filler between the examples: moves context words in and out of their rules' reach (the engine drops
@@ -31,13 +37,14 @@ describe.each(programs)('engine = reference oracle on plain text (%s)', (_name, 
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...texts), filler), { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', ' ', ' | ', '\n\n'), async (parts, sep) => {
         const text = parts.map(([t, f]) => f + sep + t).join(sep);
         const bytes = Buffer.from(text, 'utf8');
-        const got = (await scanStream(program, [bytes], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}-${f.end}:${f.redacted}`);
-        const want = allRuleDefs
+        const got = (await scanStream(program, [bytes], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}-${f.end}:${f.redacted}:${f.confidence}`);
+        const want = program.rules
+          .map((r) => r.def)
           .flatMap((rule) =>
-            referenceMatches(rule, text).map((m) => {
+            referenceMatches(rule, text, program.minConfidence).map((m) => {
               const s = Buffer.byteLength(text.slice(0, m.start));
               const e = s + Buffer.byteLength(m.value);
-              return `${rule.id}@${s}-${e}:${redact(m.value)}`;
+              return `${rule.id}@${s}-${e}:${redact(m.value)}:${kNames[m.rank]}`;
             }),
           );
         expect([...got].sort()).toEqual([...want].sort());
