@@ -20,9 +20,10 @@ export { textLines, summaryLine, escapeControls, formatBytes, createTextReporter
 export { ndjsonLines, createNdjsonReporter } from './ndjson.js';
 export { buildJsonReport, jsonFileResult, createJsonReporter } from './json.js';
 export type { JsonReport, JsonFileResult } from './json.js';
-export { SarifBuilder, artifactLocation, findingFingerprint, createSarifReporter, kSarifSchema, kFingerprintKey } from './sarif.js';
-export type { SarifLog, SarifRun, SarifRule, SarifResult, SarifLocation, SarifNotification } from './sarif.js';
+export { SarifBuilder, artifactLocation, findingFingerprint, createSarifReporter, kSarifSchema, kFingerprintKey, kSarifLevel, kSarifRank } from './sarif.js';
+export type { SarifLog, SarifRun, SarifRule, SarifResult, SarifLocation, SarifNotification, SarifLevel } from './sarif.js';
 export { packageVersion } from './tool.js';
+export { ruleConfidence, confidenceText, type RuleConfidence } from './rules.js';
 
 /** A reporter of the given format writing to `out` (which it never ends). */
 export function createReporter(format: ReportFormat, out: Writable, opts: ReporterOptions = {}): Reporter {

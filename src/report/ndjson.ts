@@ -36,7 +36,7 @@ function ruleFragment(f: Finding): string {
 
 /**
  * NDJSON lines of one result: one finding per line, keys exactly in the order INTERFACE.md gives
- * (`path, ruleId, description, tags, start, end, redacted`: `publicFinding`'s order), each line what
+ * (`path, ruleId, description, tags, start, end, redacted, confidence`: `publicFinding`'s order), each line what
  * `JSON.stringify({ path, ...publicFinding(f) })` gives. Empty for a result without findings.
  */
 export function ndjsonLines({ path, report }: ScanResult): string {
@@ -46,7 +46,7 @@ export function ndjsonLines({ path, report }: ScanResult): string {
   const lines: string[] = new Array<string>(findings.length + 1);
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i]!;
-    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)}}`;
+    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)},"confidence":${JSON.stringify(f.confidence)}}`;
   }
   lines[findings.length] = '';
   return lines.join('\n');

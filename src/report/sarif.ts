@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
+import type { Confidence } from '../types.js';
 import type { InputError, Reporter, ReporterOptions, ReportRule, ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
@@ -10,6 +11,25 @@ import { JsonArrayWriter, jsonAt } from './json-stream.js';
 export const kSarifSchema = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 /** Key of our fingerprint in `partialFingerprints`; bump the suffix if the recipe ever changes. */
 export const kFingerprintKey = 'leakscanFindingHash/v1';
+
+export type SarifLevel = 'error' | 'warning' | 'note';
+
+/**
+ * SARIF `level` of a finding's confidence. `error` is what SARIF (§3.27.10) calls "a serious problem":
+ * a value whose format, checksum and context all hold is one. A checksum-valid value without its
+ * context word may be an order number that happens to pass the check (`warning`), and a bare shape
+ * is worth a look only (`note`). Code-scanning services sort and gate on `level`, so a
+ * `--min-confidence low` run does not fail a build on its low findings alone.
+ */
+export const kSarifLevel: Readonly<Record<Confidence, SarifLevel>> = { high: 'error', medium: 'warning', low: 'note' };
+
+/**
+ * SARIF `rank` (§3.27.24: 0.0 to 100.0, higher = more important) of a finding's confidence. The
+ * levels are three steps of one scale, each near the middle of its third of it (0-33, 33-67, 67-100),
+ * so that a finer score later (a per-rule precision measured by `npm run eval`, say) can fall around
+ * them without reordering what exists.
+ */
+export const kSarifRank: Readonly<Record<Confidence, number>> = { high: 85, medium: 50, low: 15 };
 
 /** The parts of SARIF 2.1.0 we write (see the OASIS schema for the full shape). */
 export interface SarifLog {
@@ -29,7 +49,7 @@ export interface SarifRule {
   id: string;
   shortDescription: { text: string };
   fullDescription: { text: string };
-  defaultConfiguration: { level: 'warning' };
+  defaultConfiguration: { level: SarifLevel };
   properties: { tags: string[] };
 }
 
@@ -43,10 +63,14 @@ export interface SarifLocation {
 export interface SarifResult {
   ruleId: string;
   ruleIndex: number;
-  level: 'warning';
+  level: SarifLevel;
+  /** 0-100, from the confidence (`kSarifRank`). */
+  rank: number;
   message: { text: string };
   locations: SarifLocation[];
   partialFingerprints: Record<string, string>;
+  /** The finding's confidence by name, for consumers that read neither level nor rank. */
+  properties: { confidence: Confidence };
 }
 
 export interface SarifNotification {
@@ -89,7 +113,7 @@ function ruleOf(r: ReportRule): SarifRule {
     id: r.id,
     shortDescription: { text: r.description },
     fullDescription: { text: r.description },
-    defaultConfiguration: { level: 'warning' },
+    defaultConfiguration: { level: kSarifLevel[r.confidence ?? 'high'] },
     properties: { tags: [...r.tags] },
   };
 }
@@ -138,10 +162,14 @@ export class SarifBuilder {
       out.push({
         ruleId: f.ruleId,
         ruleIndex,
-        level: 'warning',
+        level: kSarifLevel[f.confidence],
+        rank: kSarifRank[f.confidence],
         message: { text: `${f.description.replace(/\.$/, '')}: ${f.redacted}` },
         locations: [{ physicalLocation: { artifactLocation: { ...artifact }, region: { byteOffset: f.start, byteLength: f.end - f.start } } }],
+        // The confidence is not part of the fingerprint: one value found at another level (after a
+        // rule gained a context word, say) stays the same alert.
         partialFingerprints: { [kFingerprintKey]: findingFingerprint(f.ruleId, f.redacted, artifact.uri, occurrence) },
+        properties: { confidence: f.confidence },
       });
     }
     for (const n of report.notices) {

@@ -24,12 +24,16 @@ function displayPath(path: string): string {
 /** Notices the text format leaves to the summary line: one per skipped image would drown the findings. */
 const kQuietNotices = new Set(['SDD_SKIP_BINARY']);
 
-/** Human-readable lines of one result: `path:start-end  ruleId  redacted  description`, then notices. */
+/**
+ * Human-readable lines of one result: `path:start-end  ruleId  confidence  redacted  description`,
+ * then notices. The confidence (`high`, `medium`, `low`) comes before the value so that the columns
+ * that vary in width (value, description) stay last.
+ */
 export function textLines({ path, report }: ScanResult): string {
   const p = displayPath(path);
   let out = '';
   for (const f of report.findings) {
-    out += `${p}:${f.start}-${f.end}  ${escapeControls(f.ruleId)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
+    out += `${p}:${f.start}-${f.end}  ${escapeControls(f.ruleId)}  ${escapeControls(f.confidence)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
   }
   for (const n of report.notices) {
     if (kQuietNotices.has(n.code)) continue;

@@ -1,4 +1,4 @@
-import type { Finding, ScanNotice, ScanReport } from '../types.js';
+import type { Confidence, Finding, ScanNotice, ScanReport } from '../types.js';
 
 /** Output formats of `leakscan scan` and `createReporter`. */
 export type ReportFormat = 'text' | 'json' | 'ndjson' | 'sarif';
@@ -23,6 +23,8 @@ export interface ReportRule {
   id: string;
   description: string;
   tags: readonly string[];
+  /** The level of the rule's best finding (SARIF's `defaultConfiguration.level`); default `high`. */
+  confidence?: Confidence;
 }
 
 export interface ReportSummary {

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { managedRuleset } from '../../src/rules/index.js';
+import { allRuleDefs, managedRuleset } from '../../src/rules/index.js';
 import { kOneReadBytes, kPoolMinBytes } from '../../src/cli/commands/scan.js';
 import { fakeFactory, runCli, tempDir } from './helpers.js';
 
@@ -39,7 +39,7 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     const f = fakeFactory();
     const r = await runCli(['scan'], { stdin: 'x SECRET-abc y', createScanner: f.create });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('<stdin>:2-12  fake-secret  SECRET-****  A fake secret');
+    expect(r.stdout).toContain('<stdin>:2-12  fake-secret  high  SECRET-****  A fake secret');
     expect(r.stdout).not.toContain('SECRET-abc');
     expect(f.scanners[0]!.closed).toBe(true);
   });
@@ -56,6 +56,29 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     await runCli(['scan', '--content-type', 'application/json', '--content-encoding', 'x-gzip', '--all-rules', '--workers', '0'], { stdin: '{}', createScanner: f.create });
     expect(f.scanners[0]!.seen[0]!.meta).toEqual({ contentType: 'application/json', contentEncoding: 'x-gzip' });
     expect(f.scanners[0]!.options).toEqual({ allRules: true, enable: [], disable: [], workers: 0 });
+  });
+
+  it('passes --min-confidence to the scanner only when given', async () => {
+    for (const level of ['high', 'medium', 'low']) {
+      const f = fakeFactory();
+      const r = await runCli(['scan', '--min-confidence', level, '--workers', '0'], { stdin: 'x', createScanner: f.create });
+      expect(r.code, r.stderr).toBe(0);
+      expect(f.scanners[0]!.options.minConfidence).toBe(level);
+    }
+    const f = fakeFactory();
+    await runCli(['scan', '--workers', '0'], { stdin: 'x', createScanner: f.create });
+    expect('minConfidence' in f.scanners[0]!.options).toBe(false);
+  });
+
+  it('refuses a bad --min-confidence as a usage error with its code, before scanning', async () => {
+    for (const bad of ['HIGH', 'none', '']) {
+      const f = fakeFactory();
+      const r = await runCli(['scan', '--min-confidence', bad], { stdin: 'x SECRET-abc', createScanner: f.create });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`leakscan: SDD_ERR_INVALID_OPTION: invalid --min-confidence ${JSON.stringify(bad)} (expected high, medium, low)\n`);
+      expect(f.scanners).toHaveLength(0);
+    }
   });
 
   it('walks folders: sorted, skipping .git, node_modules, binary types, loops and links out of the tree', async () => {
@@ -277,18 +300,34 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
 });
 
 describe('leakscan rules', () => {
-  it('--format json prints the rules array', async () => {
+  it('--format json prints the rules array with each rule\'s confidence behaviour', async () => {
     const r = await runCli(['rules', '--format', 'json']);
     expect(r.code).toBe(0);
-    const rules = JSON.parse(r.stdout) as Array<{ id: string; description: string; tags: string[]; enabledByDefault: boolean }>;
-    expect(rules).toEqual(managedRuleset.rules);
+    const rules = JSON.parse(r.stdout) as Array<{ id: string; description: string; tags: string[]; enabledByDefault: boolean; confidence: string; withoutContext: string | null; checksum: boolean; context: boolean }>;
+    expect(rules.map(({ id, description, tags, enabledByDefault }) => ({ id, description, tags, enabledByDefault }))).toEqual(managedRuleset.rules);
+    const defs = new Map(allRuleDefs.map((d) => [d.id, d]));
+    for (const rule of rules) {
+      const def = defs.get(rule.id)!;
+      expect(Object.keys(rule)).toEqual(['id', 'description', 'tags', 'enabledByDefault', 'confidence', 'withoutContext', 'checksum', 'context']);
+      expect(rule.confidence).toBe(def.confidence ?? 'high');
+      expect(rule.withoutContext).toBe(def.context?.without ?? null);
+      expect(rule.checksum).toBe(def.validate !== undefined);
+      expect(rule.context).toBe(def.context !== undefined);
+    }
+    // A card number is backed by Luhn; a rule that has context words says so.
+    expect(rules.find((x) => x.id === 'card-visa')?.checksum).toBe(true);
+    expect(rules.some((x) => x.context)).toBe(true);
   });
 
-  it('text lists every rule with its default state', async () => {
+  it('text lists every rule with its default state, confidence and checksum', async () => {
     const r = await runCli(['rules']);
     expect(r.code).toBe(0);
-    for (const rule of managedRuleset.rules) expect(r.stdout).toMatch(new RegExp(`^${rule.id} +${rule.enabledByDefault ? 'on' : 'off'} `, 'm'));
+    for (const rule of allRuleDefs) {
+      const level = rule.context?.without === undefined ? (rule.confidence ?? 'high') : `${rule.confidence ?? 'high'}/${rule.context.without}`;
+      expect(r.stdout).toMatch(new RegExp(`^${rule.id} +${rule.enabledByDefault ? 'on' : 'off'} +${level} +${rule.validate ? 'yes' : 'no'} `, 'm'));
+    }
     expect(r.stdout).toContain(`${managedRuleset.rules.length} rules`);
+    expect(r.stdout).toContain('CONFIDENCE: the level of a finding with its context');
   });
 
   it('prints help and version with exit 0', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kMaxScanBytes } from '../../src/engine/index.js';
+import { allRuleDefs } from '../../src/rules/index.js';
 import { closeSharedScanners, runCli as runCliWith, sharedRealScanner, syntheticAwsKeyId, syntheticCard, syntheticStripeKey, tempDir, type RunOptions } from './helpers.js';
 
 // The real engine in-process, shared per option set (see sharedRealScanner); the spawned
@@ -100,6 +101,40 @@ describe('leakscan scan with the engine', { timeout: 120_000 }, () => {
     const off = await runCli(['scan', '--workers', '0', '--format', 'ndjson', '--disable', 'financial-information'], { stdin: body });
     expect(off.code).toBe(0);
     expect(off.stdout).toBe('');
+  });
+});
+
+/** A rule that reports its match without its context words at `medium` (see RuleDef.context.without). */
+const nhsBare = allRuleDefs.find((r) => r.id === 'uk-nhs')?.context?.without === 'medium';
+
+describe('--min-confidence with the engine', { timeout: 120_000 }, () => {
+  // A mod-11-valid NHS number with no NHS label: a checksum without its context word (medium).
+  const body = '{"ref":"6871775781","gp":"Dr Osei"}';
+  const nhs = (stdout: string) => lines(stdout).filter((f) => f.ruleId === 'uk-nhs') as Array<Line & { confidence: string }>;
+
+  it.skipIf(!nhsBare)('drops a medium finding at the default threshold and reports it at medium and low', async () => {
+    const byDefault = await runCli(['scan', '--format', 'ndjson', '--workers', '0', '--enable', 'uk-nhs'], { stdin: body });
+    expect(nhs(byDefault.stdout)).toEqual([]);
+    for (const level of ['medium', 'low']) {
+      const r = await runCli(['scan', '--format', 'ndjson', '--workers', '0', '--enable', 'uk-nhs', '--min-confidence', level], { stdin: body });
+      expect(r.code, r.stderr).toBe(1);
+      const found = nhs(r.stdout);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ start: 8, end: 18, confidence: 'medium' });
+      expect(r.stdout).not.toContain('6871775781');
+    }
+  });
+
+  it('reports a labelled value at high whatever the threshold, in every format', async () => {
+    const labelled = '{"nhsNumber":"6871775781"}';
+    for (const level of ['high', 'medium', 'low']) {
+      const r = await runCli(['scan', '--format', 'ndjson', '--workers', '0', '--min-confidence', level], { stdin: labelled });
+      expect(nhs(r.stdout).map((f) => f.confidence)).toEqual(['high']);
+    }
+    const text = await runCli(['scan', '--workers', '0'], { stdin: labelled });
+    expect(text.stdout).toMatch(/^<stdin>:14-24  uk-nhs  high  \S+  /m);
+    const sarif = JSON.parse((await runCli(['scan', '--format', 'sarif', '--workers', '0'], { stdin: labelled })).stdout) as { runs: Array<{ results: Array<{ ruleId: string; level: string; rank: number }> }> };
+    expect(sarif.runs[0]!.results.find((x) => x.ruleId === 'uk-nhs')).toMatchObject({ level: 'error', rank: 85 });
   });
 });
 

@@ -35,10 +35,10 @@ describe('ndjson', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     for (const line of lines) {
-      expect(Object.keys(JSON.parse(line))).toEqual(['path', 'ruleId', 'description', 'tags', 'start', 'end', 'redacted']);
+      expect(Object.keys(JSON.parse(line))).toEqual(['path', 'ruleId', 'description', 'tags', 'start', 'end', 'redacted', 'confidence']);
     }
     expect(JSON.parse(lines[2]!)).toEqual({
-      path: '-', ruleId: 'credit-card', description: 'Description of credit-card', tags: ['financial-information', 'card'], start: 5, end: 24, redacted: '************1111',
+      path: '-', ruleId: 'credit-card', description: 'Description of credit-card', tags: ['financial-information', 'card'], start: 5, end: 24, redacted: '************1111', confidence: 'high',
     });
   });
 
@@ -48,11 +48,11 @@ describe('ndjson', () => {
       finding('credit-card', 0, 16, '************1111', ['financial-information', 'card']),
       { ...finding('credit-card', 20, 36, odd('****'), ['financial-information', 'card']), description: odd('another description') },
       finding('credit-card', 40, 56, '************4242', ['financial-information', 'card', 'extra']),
-      finding('credit-card', 60, 76, '************0005', ['financial-information', 'card']),
-      finding(odd('rule'), 80, 90, '****', [odd('tag')]),
+      { ...finding('credit-card', 60, 76, '************0005', ['financial-information', 'card']), confidence: 'medium' as const },
+      { ...finding(odd('rule'), 80, 90, '****', [odd('tag')]), confidence: 'low' as const },
     ];
     const path = odd('dir/file.json');
-    const expected = findings.map((f) => `${JSON.stringify({ path, ruleId: f.ruleId, description: f.description, tags: f.tags, start: f.start, end: f.end, redacted: f.redacted })}\n`).join('');
+    const expected = findings.map((f) => `${JSON.stringify({ path, ruleId: f.ruleId, description: f.description, tags: f.tags, start: f.start, end: f.end, redacted: f.redacted, confidence: f.confidence })}\n`).join('');
     // Twice: the second time from the rules' cached parts.
     expect(ndjsonLines({ path, report: report(findings) })).toBe(expected);
     expect(ndjsonLines({ path, report: report(findings) })).toBe(expected);
@@ -108,9 +108,11 @@ describe('json', () => {
 });
 
 describe('text', () => {
-  it('writes path:start-end, rule id, redacted value and description per finding', () => {
+  it('writes path:start-end, rule id, confidence, redacted value and description per finding', () => {
     const lines = textLines(results()[0]!).trimEnd().split('\n');
-    expect(lines[0]).toBe('api/users.json:10-30  aws-access-key-id  AKIA****************  Description of aws-access-key-id');
+    expect(lines[0]).toBe('api/users.json:10-30  aws-access-key-id  high  AKIA****************  Description of aws-access-key-id');
+    const medium = { ...finding('uk-nhs', 0, 10, '*******789', ['pii', 'gb']), confidence: 'medium' as const };
+    expect(textLines({ path: 'a.txt', report: report([medium]) })).toBe('a.txt:0-10  uk-nhs  medium  *******789  Description of uk-nhs\n');
   });
 
   it('shows notices, except per-file binary skips (counted in the summary)', async () => {

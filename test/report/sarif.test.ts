@@ -29,13 +29,36 @@ describe('sarif', () => {
     expect(ids.sort()).toEqual(['aws-access-key-id', 'credit-card', 'stripe-secret-key']);
     for (const r of run.results) {
       expect(run.tool.driver.rules[r.ruleIndex]!.id).toBe(r.ruleId);
-      expect(r.level).toBe('warning');
+      expect(r.level).toBe('error');
+      expect(r.rank).toBe(85);
+      expect(r.properties).toEqual({ confidence: 'high' });
       expect(r.message.text).toContain(r.ruleId === 'credit-card' ? '************1111' : '*');
       expect(r.locations).toHaveLength(1);
     }
     const card = run.tool.driver.rules.find((r) => r.id === 'credit-card')!;
     expect(card.shortDescription.text).toBe('Description of credit-card');
     expect(card.properties.tags).toEqual(['financial-information', 'card']);
+  });
+
+  it('maps each confidence to a level and a rank, and keeps the fingerprint of the value', async () => {
+    const at = (confidence: 'high' | 'medium' | 'low') => ({ ...finding('uk-nhs', 0, 10, '*******789', ['pii', 'gb']), confidence });
+    const levels = ['high', 'medium', 'low'] as const;
+    const run = (await sarif(levels.map((c, i) => ({ path: `f${i}.txt`, report: report([at(c)]) })))).runs[0]!;
+    expect(run.results.map((r) => [r.level, r.rank, r.properties.confidence])).toEqual([
+      ['error', 85, 'high'],
+      ['warning', 50, 'medium'],
+      ['note', 15, 'low'],
+    ]);
+    for (const r of run.results) {
+      expect(r.rank).toBeGreaterThanOrEqual(0);
+      expect(r.rank).toBeLessThanOrEqual(100);
+    }
+    // The same value in the same file is one alert whatever level it was found at.
+    const again = (await sarif([{ path: 'f0.txt', report: report([at('medium')]) }])).runs[0]!;
+    expect(again.results[0]!.partialFingerprints).toEqual(run.results[0]!.partialFingerprints);
+    // A rule's default level is that of its best finding.
+    const rules = (await sarif([], { rules: [{ id: 'a', description: 'A', tags: [] }, { id: 'b', description: 'B', tags: [], confidence: 'medium' }] })).runs[0]!.tool.driver.rules;
+    expect(rules.map((r) => r.defaultConfiguration.level)).toEqual(['error', 'warning']);
   });
 
   it('gives byte regions and relative URIs, stdin as "stdin"', async () => {

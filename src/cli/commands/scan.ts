@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
+import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
 import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
 import { createReporter, kReportFormats, type InputError, type ReportFormat } from '../../report/index.js';
@@ -18,10 +18,24 @@ export interface ScanCommandOptions {
   allRules?: boolean;
   enable: string[];
   disable: string[];
+  minConfidence?: string;
   contentType?: string;
   contentEncoding?: string;
   workers?: number;
   progress: boolean;
+}
+
+/** The values of `--min-confidence`, most precise first. */
+export const kConfidenceLevels: readonly Confidence[] = ['high', 'medium', 'low'];
+
+/**
+ * `--min-confidence` as given: one of `kConfidenceLevels`, else a usage error that names the
+ * library's code for a bad option (`SDD_ERR_INVALID_OPTION`), so scripts can tell it from other usage errors.
+ */
+export function checkMinConfidence(value: string | undefined): Confidence | undefined {
+  if (value === undefined) return undefined;
+  if ((kConfidenceLevels as readonly string[]).includes(value)) return value as Confidence;
+  throw new UsageError(`SDD_ERR_INVALID_OPTION: invalid --min-confidence ${JSON.stringify(value)} (expected ${kConfidenceLevels.join(', ')})`);
 }
 
 /** Code of an input that could not be read (not an engine notice: the engine never saw it). */
@@ -113,6 +127,7 @@ export function registerScan(program: Command, io: CliIO, setExit: (code: number
     .option('--all-rules', 'turn on every managed rule, default-off ones included')
     .option('--enable <ids>', 'turn on rules by id or tag (comma list, repeatable)', commaList, [])
     .option('--disable <ids>', 'turn off rules by id or tag (comma list, repeatable; wins over --enable)', commaList, [])
+    .option('--min-confidence <level>', 'lowest confidence reported: high (default: format, checksum and context), medium (adds checksum-valid values without their context word), low (adds bare shapes)')
     .option('--content-type <type>', 'Content-Type of standard input; with paths, forces it for every file')
     .option('--content-encoding <coding>', 'Content-Encoding (gzip, deflate, br) of standard input; with paths, forces it for every file')
     .option('--workers <n>', 'scan worker threads (0 = in-process; default: one per core when there are 64 MiB or more to scan, else 0)', workerCount)
@@ -141,6 +156,7 @@ function checkOptions(opts: ScanCommandOptions): RuleDef[] {
     if (err instanceof UnknownRuleSelectorError) throw new UsageError(err.message);
     throw err;
   }
+  checkMinConfidence(opts.minConfidence);
   if (opts.contentType !== undefined && classifyContentType(opts.contentType).mediaType === '') {
     throw new UsageError(`invalid --content-type ${JSON.stringify(opts.contentType)} (expected type/subtype, e.g. application/json)`);
   }
@@ -239,6 +255,9 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     enable: opts.enable,
     disable: opts.disable,
   };
+  const minConfidence = checkMinConfidence(opts.minConfidence);
+  // Only when given, so that the default stays the library's (and a scanner factory sees what was asked).
+  if (minConfidence !== undefined) scannerOptions.minConfidence = minConfidence;
   // The scanner starts (its workers compile the rules) while the folders are walked: at once with
   // --workers, else as soon as the walk has found enough to scan to be worth a pool (see
   // defaultWorkers). Settled into a value so that a failure waits for the walk unreported.
@@ -295,7 +314,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   }
 
   const reporter = createReporter(opts.format, out, {
-    rules: selected.map((r) => ({ id: r.id, description: r.description, tags: ruleTags(r) })),
+    rules: selected.map((r) => ({ id: r.id, description: r.description, tags: ruleTags(r), confidence: r.confidence ?? 'high' })),
     baseDir: io.cwd,
   });
   const progress = new Progress(io.stderr, {
