@@ -5,10 +5,10 @@
  * @example
  * import { RulesetService, FileZoneStore, scannerOptionsFor } from './rulesets/index.js';
  * const rulesets = new RulesetService(new FileZoneStore('.leakscan/rulesets'));
- * const { ruleIds } = await rulesets.effectiveRules(zoneId, { request: { url }, response: { status, headers } });
+ * const { ruleIds, thresholds } = await rulesets.effectiveRules(zoneId, { request: { url }, response: { status, headers } });
  */
 export { RulesetService, kLimits, type WriteOptions } from './service.js';
-export { compileZone, enabledByOverrides, scannerOptionsFor, type EffectiveRules, type CompiledZone } from './effective.js';
+export { compileZone, enabledByOverrides, thresholdsByOverrides, keepsFinding, lowestThreshold, kSensitivityThreshold, scannerOptionsFor, type EffectiveRules, type CompiledZone } from './effective.js';
 export { FileZoneStore, MemoryZoneStore, writeFileAtomic, type ZoneStore, type ZoneState, type RulesetRecord } from './store.js';
 export { kApiErrors, RulesetsApiError, invalidValue, type ApiErrorName, type ApiErrorEntry } from './errors.js';
 export { managedRulesetView, managedSummary, kManagedRuleIds, kManagedTags, isManagedRulesetId } from './managed.js';

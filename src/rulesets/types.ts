@@ -5,21 +5,33 @@ export const kPhase = 'http_response_firewall_managed';
 
 export type RuleAction = 'execute' | 'skip' | 'log';
 
+/**
+ * `sensitivity_level` of a managed ruleset override, the SDK's values: how low a confidence the
+ * rules report (`default`: high only, `medium`: medium and high, `low`: every level, `eoff`: nothing).
+ * See `kSensitivityThreshold` and docs/api.md, "Sensitivity".
+ */
+export type SensitivityLevel = 'default' | 'medium' | 'low' | 'eoff';
+
+export const kSensitivityLevels: readonly SensitivityLevel[] = ['default', 'medium', 'low', 'eoff'];
+
 export interface CategoryOverride {
   category: string;
   action?: 'log';
   enabled?: boolean;
+  sensitivity_level?: SensitivityLevel;
 }
 
 export interface RuleOverride {
   id: string;
   action?: 'log';
   enabled?: boolean;
+  sensitivity_level?: SensitivityLevel;
 }
 
 export interface Overrides {
   action?: 'log';
   enabled?: boolean;
+  sensitivity_level?: SensitivityLevel;
   categories?: CategoryOverride[];
   rules?: RuleOverride[];
 }

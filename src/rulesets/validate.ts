@@ -1,7 +1,7 @@
 import { invalidValue, RulesetsApiError } from './errors.js';
 import { compileExpression, ExpressionError } from './expression/index.js';
 import { kManagedRuleIds, kManagedTags } from './managed.js';
-import type { CategoryOverride, ExecuteParameters, Overrides, Position, RuleAction, RuleOverride, SkipParameters } from './types.js';
+import { kSensitivityLevels, type CategoryOverride, type ExecuteParameters, type Overrides, type Position, type RuleAction, type RuleOverride, type SensitivityLevel, type SkipParameters } from './types.js';
 
 /** A rule as a request defines it, checked for shape; references are checked against the zone later. */
 export interface RuleSpec {
@@ -103,14 +103,28 @@ function overrideAction(o: Json, ptr: string): 'log' | undefined {
   return action;
 }
 
-/** The `action` and `enabled` of one category or rule override; it must set at least one. */
-function overrideSettings(o: Json, ptr: string, field: string, name: string): Pick<RuleOverride, 'action' | 'enabled'> {
-  const out: Pick<RuleOverride, 'action' | 'enabled'> = {};
+/** `sensitivity_level`: one of the SDK's four values (`default`, `medium`, `low`, `eoff`). */
+function sensitivityLevel(o: Json, ptr: string): SensitivityLevel | undefined {
+  const level = optString(o, 'sensitivity_level', ptr);
+  if (level === undefined) return undefined;
+  if (!(kSensitivityLevels as readonly string[]).includes(level)) {
+    throw invalidValue('INVALID_VALUE', 'sensitivity_level', level, `it is not one of ${kSensitivityLevels.join(', ')}`, `${ptr}/sensitivity_level`);
+  }
+  return level as SensitivityLevel;
+}
+
+/** The `action`, `enabled` and `sensitivity_level` of one category or rule override; it must set at least one. */
+function overrideSettings(o: Json, ptr: string, field: string, name: string): Pick<RuleOverride, 'action' | 'enabled' | 'sensitivity_level'> {
+  const out: Pick<RuleOverride, 'action' | 'enabled' | 'sensitivity_level'> = {};
   const action = overrideAction(o, ptr);
   if (action !== undefined) out.action = action;
   const enabled = optBool(o, 'enabled', ptr);
   if (enabled !== undefined) out.enabled = enabled;
-  if (action === undefined && enabled === undefined) throw invalidValue('INVALID_VALUE', field, name, 'an override must set enabled or action', ptr);
+  const level = sensitivityLevel(o, ptr);
+  if (level !== undefined) out.sensitivity_level = level;
+  if (action === undefined && enabled === undefined && level === undefined) {
+    throw invalidValue('INVALID_VALUE', field, name, 'an override must set enabled, action or sensitivity_level', ptr);
+  }
   return out;
 }
 
@@ -123,19 +137,19 @@ function refuseNotApplicable(o: Json, keys: readonly string[], ptr: string): voi
 function overrides(v: unknown, ptr: string): Overrides {
   const o = object(v, ptr);
   onlyKeys(o, ['action', 'enabled', 'sensitivity_level', 'categories', 'rules'], ptr);
-  refuseNotApplicable(o, ['sensitivity_level'], ptr);
   const out: Overrides = {};
   const action = overrideAction(o, ptr);
   if (action !== undefined) out.action = action;
   const enabled = optBool(o, 'enabled', ptr);
   if (enabled !== undefined) out.enabled = enabled;
+  const level = sensitivityLevel(o, ptr);
+  if (level !== undefined) out.sensitivity_level = level;
   const cats = optArray(o, 'categories', ptr, 1000);
   if (cats !== undefined) {
     out.categories = cats.map((c, i): CategoryOverride => {
       const p = `${ptr}/categories/${i}`;
       const co = object(c, p);
       onlyKeys(co, ['category', 'action', 'enabled', 'sensitivity_level'], p);
-      refuseNotApplicable(co, ['sensitivity_level'], p);
       const category = reqString(co, 'category', p);
       if (!kManagedTags.has(category)) {
         throw invalidValue('UNKNOWN_MANAGED_RULE', 'category', category, 'no rule of the managed ruleset has this tag (see GET …/rulesets/<managed id>)', `${p}/category`);
@@ -150,7 +164,7 @@ function overrides(v: unknown, ptr: string): Overrides {
       const p = `${ptr}/rules/${i}`;
       const ro = object(r, p);
       onlyKeys(ro, ['id', 'action', 'enabled', 'score_threshold', 'sensitivity_level'], p);
-      refuseNotApplicable(ro, ['score_threshold', 'sensitivity_level'], p);
+      refuseNotApplicable(ro, ['score_threshold'], p);
       const id = reqString(ro, 'id', p);
       if (!kManagedRuleIds.has(id)) {
         throw invalidValue('UNKNOWN_MANAGED_RULE', 'id', id, 'it is not a rule of the managed ruleset (see GET …/rulesets/<managed id>)', `${p}/id`);

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/api/index.js';
-import { scannerOptionsFor, type Ruleset } from '../../src/rulesets/index.js';
+import { keepsFinding, scannerOptionsFor, type Ruleset } from '../../src/rulesets/index.js';
 import { createScanner, managedRuleset } from '../../src/index.js';
+import { allRuleDefs } from '../../src/rules/index.js';
 
 // The official SDK (cloudflare@7.3.0, pinned in devDependencies) against a running server.
 const kManaged = managedRuleset.id;
@@ -300,6 +301,81 @@ describe('overrides, edits, order, versions and dry runs', () => {
     cf = new Cloudflare({ baseURL: api.url, apiToken: api.admin.token, maxRetries: 0 });
     const after = await cf.rulesets.phases.get(kPhase, { zone_id: Z1 });
     expect(after).toEqual(before);
+  });
+});
+
+/**
+ * What a zone keeps of `body`, as `leakscan serve` does it: a scan at the lowest threshold of the
+ * zone's rules, then each finding kept when its confidence reaches its own rule's threshold.
+ */
+async function keptFor(zone: string, body: string): Promise<string[]> {
+  const rules = await api.service.effectiveRules(zone, { request: { url: 'https://example.com/' }, response: { status: 200, headers: { 'content-type': 'application/json' } } });
+  if (rules.ruleIds.length === 0) return [];
+  const scanner = await createScanner({ ...scannerOptionsFor(rules.ruleIds, rules), workers: 0 });
+  try {
+    return (await scanner.scan(body, { contentType: 'application/json' })).filter((f) => keepsFinding(rules, f)).map((f) => `${f.ruleId}:${f.confidence}`).sort();
+  } finally {
+    await scanner.close();
+  }
+}
+
+/** Whether a rule reports a bare (unlabelled) NHS number at medium yet (RuleDef.context.without). */
+const nhsBare = allRuleDefs.find((r) => r.id === 'uk-nhs')?.context?.without === 'medium';
+
+describe('sensitivity_level overrides with the official SDK', () => {
+  const Z3 = '3333333333333333333333333333aaaa';
+  const Z4 = '4444444444444444444444444444bbbb';
+  const labelled = JSON.stringify({ nhsNumber: '6871775781', ssn: '536-22-8726' });
+  const bare = JSON.stringify({ ref: '6871775781' });
+
+  it('sets a threshold per ruleset, tag and rule, stored as sent; eoff silences', async () => {
+    const created = await rs(cf.rulesets.create({
+      zone_id: Z3,
+      name: 'zone',
+      kind: 'zone',
+      phase: kPhase,
+      rules: [{
+        ...executeRule,
+        action_parameters: {
+          id: kManaged,
+          overrides: {
+            sensitivity_level: 'medium',
+            categories: [{ category: 'us', sensitivity_level: 'eoff' }],
+            rules: [{ id: 'uk-nhs', sensitivity_level: 'low' }],
+          },
+        },
+      }],
+    }));
+    expect((created.rules[0]!.action_parameters as { overrides: unknown }).overrides).toEqual({
+      sensitivity_level: 'medium',
+      categories: [{ category: 'us', sensitivity_level: 'eoff' }],
+      rules: [{ id: 'uk-nhs', sensitivity_level: 'low' }],
+    });
+    await rs(cf.rulesets.create({ zone_id: Z4, name: 'zone', kind: 'zone', phase: kPhase, rules: [executeRule] }));
+    const rules = await api.service.effectiveRules(Z3, { request: { url: 'https://example.com/' } });
+    expect(rules.thresholds['uk-nhs']).toBe('low');
+    expect(rules.thresholds['aws-access-key-id']).toBe('medium');
+    expect(rules.ruleIds).not.toContain('us-ssn');
+    // A labelled NHS number is high in both zones; the SSN only where its tag is not eoff.
+    expect(await keptFor(Z3, labelled)).toEqual(['uk-nhs:high']);
+    expect(await keptFor(Z4, labelled)).toEqual(['uk-nhs:high', 'us-ssn:high']);
+  });
+
+  it.skipIf(!nhsBare)('a zone with sensitivity_level low on a rule keeps a bare number the default zone does not', async () => {
+    expect(await keptFor(Z3, bare)).toEqual(['uk-nhs:medium']);
+    expect(await keptFor(Z4, bare)).toEqual([]);
+  });
+
+  it('refuses an unknown level with a v4 error naming the field, and changes nothing', async () => {
+    const ep = await cf.rulesets.phases.get(kPhase, { zone_id: Z4 });
+    for (const overrides of [{ sensitivity_level: 'high' }, { categories: [{ category: 'pii', sensitivity_level: 'off' }] }, { rules: [{ id: 'uk-nhs', sensitivity_level: 'Low' }] }]) {
+      const err = await apiError(
+        cf.rulesets.rules.edit(ep.rules[0]!.id!, { ruleset_id: ep.id, zone_id: Z4, action: 'execute', action_parameters: { id: kManaged, overrides: overrides as never }, expression: 'true' }),
+      );
+      expect(err).toMatchObject({ status: 400, code: 20002 });
+      expect(err.message).toMatch(/^'[A-Za-z]+' is not a valid value for sensitivity_level because it is not one of default, medium, low, eoff$/);
+    }
+    expect((await cf.rulesets.phases.get(kPhase, { zone_id: Z4 })).version).toBe(ep.version);
   });
 });
 

@@ -5,6 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/rules/index.js';
 import {
   enabledByOverrides,
+  keepsFinding,
+  kSensitivityThreshold,
+  scannerOptionsFor,
+  thresholdsByOverrides,
   FileZoneStore,
   kApiErrors,
   MemoryZoneStore,
@@ -61,6 +65,42 @@ describe('overrides: rule > tag > ruleset, last matching tag wins', () => {
   });
 });
 
+describe('sensitivity_level: a threshold per rule, rule > tag > ruleset', () => {
+  const levels = (o: Parameters<typeof thresholdsByOverrides>[0]) => Object.fromEntries(thresholdsByOverrides(o));
+  it('maps default to high, medium to medium, low to low, and eoff to off', () => {
+    expect(kSensitivityThreshold).toEqual({ default: 'high', medium: 'medium', low: 'low', eoff: null });
+    expect(levels(undefined)).toEqual(Object.fromEntries(defaults.map((id) => [id, 'high'])));
+    expect(levels({ sensitivity_level: 'low' })).toEqual(Object.fromEntries(defaults.map((id) => [id, 'low'])));
+    expect(levels({ sensitivity_level: 'eoff' })).toEqual({});
+    expect(enabledByOverrides({ sensitivity_level: 'eoff', rules: [{ id: 'us-ssn', sensitivity_level: 'default' }] })).toEqual(['us-ssn']);
+  });
+  it('a tag beats the ruleset level, a rule beats its tag, the last tag wins, and enabled is resolved apart', () => {
+    const t = levels({
+      sensitivity_level: 'medium',
+      categories: [{ category: 'pii', sensitivity_level: 'low' }, { category: 'gb', sensitivity_level: 'default' }],
+      rules: [{ id: 'uk-nhs', sensitivity_level: 'low' }, { id: 'us-ssn', enabled: false }, { id: 'card-visa', sensitivity_level: 'eoff' }],
+    });
+    expect(t['uk-nhs']).toBe('low'); // rule over its tags
+    expect(t['uk-nino']).toBe('high'); // pii then gb: gb wins
+    expect(t['us-itin']).toBe('low'); // a pii rule outside gb
+    expect(t['aws-access-key-id']).toBe('medium'); // the ruleset level
+    expect('us-ssn' in t).toBe(false);
+    expect('card-visa' in t).toBe(false);
+  });
+  it('keeps a finding at or above its rule\'s threshold, and only of the rules that run', () => {
+    const rules = { thresholds: { 'uk-nhs': 'medium' as const, 'us-ssn': 'high' as const } };
+    expect(keepsFinding(rules, { ruleId: 'uk-nhs', confidence: 'high' })).toBe(true);
+    expect(keepsFinding(rules, { ruleId: 'uk-nhs', confidence: 'medium' })).toBe(true);
+    expect(keepsFinding(rules, { ruleId: 'uk-nhs', confidence: 'low' })).toBe(false);
+    expect(keepsFinding(rules, { ruleId: 'us-ssn', confidence: 'medium' })).toBe(false);
+    expect(keepsFinding(rules, { ruleId: 'card-visa', confidence: 'high' })).toBe(false);
+    expect(keepsFinding(rules, { ruleId: 'toString', confidence: 'high' })).toBe(false);
+    expect(scannerOptionsFor(['uk-nhs', 'us-ssn'], rules).minConfidence).toBe('medium');
+    expect(scannerOptionsFor(['us-ssn'], rules).minConfidence).toBe('high');
+    expect('minConfidence' in scannerOptionsFor(['us-ssn'])).toBe(false);
+  });
+});
+
 describe('RulesetService', () => {
   let s: RulesetService;
   beforeEach(() => {
@@ -94,6 +134,25 @@ describe('RulesetService', () => {
     expect((await s.effectiveRules(Z, req('https://example.com/'))).ruleIds).toEqual(['card-visa']);
   });
 
+  it('carries each running rule\'s threshold; of two executes running one rule, the lower wins', async () => {
+    await deploy(s, [
+      execute({ rules: [{ id: 'uk-nhs', sensitivity_level: 'medium' }] }, 'http.request.uri.path eq "/a"'),
+      execute({ categories: [{ category: 'gb', sensitivity_level: 'low' }], rules: [{ id: 'us-ssn', sensitivity_level: 'eoff' }] }, 'http.request.uri.path eq "/b"'),
+      execute({ rules: [{ id: 'uk-nhs', sensitivity_level: 'default' }] }),
+    ]);
+    const root = await s.effectiveRules(Z, req());
+    expect(root.ruleIds).toEqual(defaults);
+    expect(Object.keys(root.thresholds)).toEqual(defaults);
+    expect(new Set(Object.values(root.thresholds))).toEqual(new Set(['high']));
+    expect((await s.effectiveRules(Z, req('https://example.com/a'))).thresholds['uk-nhs']).toBe('medium');
+    const b = await s.effectiveRules(Z, req('https://example.com/b'));
+    expect(b.thresholds['uk-nhs']).toBe('low');
+    // eoff in one execute, default in the other: it runs at high.
+    expect(b.thresholds['us-ssn']).toBe('high');
+    const stored = (await s.getEntrypoint(Z, P)).rules[1]!.action_parameters as { overrides: unknown };
+    expect(stored.overrides).toEqual({ categories: [{ category: 'gb', sensitivity_level: 'low' }], rules: [{ id: 'us-ssn', sensitivity_level: 'eoff' }] });
+  });
+
   it('an entry point may execute a custom ruleset that deploys the managed one; it cannot then be deleted', async () => {
     const custom = await s.createRuleset(Z, { name: 'api', kind: 'custom', phase: P, rules: [execute({ enabled: false, categories: [{ category: 'secrets', enabled: true }] })] });
     await deploy(s, [{ action: 'execute', action_parameters: { id: custom.id }, expression: 'starts_with(http.request.uri.path, "/api/")' }]);
@@ -117,7 +176,11 @@ describe('RulesetService', () => {
       [execute({ categories: [{ category: 'no-such-tag', enabled: true }] }), kApiErrors.UNKNOWN_MANAGED_RULE.code],
       [execute({ rules: [{ id: 'no-such-rule', enabled: true }] }), kApiErrors.UNKNOWN_MANAGED_RULE.code],
       [execute({ rules: [{ id: 'us-ssn', enabled: true }, { id: 'us-ssn', enabled: false }] }), kApiErrors.DUPLICATE.code],
-      [execute({ sensitivity_level: 'low' }), kApiErrors.INVALID_VALUE.code],
+      [execute({ sensitivity_level: 'high' }), kApiErrors.INVALID_VALUE.code],
+      [execute({ sensitivity_level: 1 }), kApiErrors.INVALID_JSON.code],
+      [execute({ categories: [{ category: 'pii', sensitivity_level: 'off' }] }), kApiErrors.INVALID_VALUE.code],
+      [execute({ rules: [{ id: 'us-ssn', sensitivity_level: 'LOW' }] }), kApiErrors.INVALID_VALUE.code],
+      [execute({ rules: [{ id: 'us-ssn', score_threshold: 40 }] }), kApiErrors.INVALID_VALUE.code],
       [{ action: 'execute', action_parameters: { id: 'f'.repeat(32) }, expression: 'true' }, kApiErrors.UNKNOWN_MANAGED_RULESET.code],
       [{ action: 'execute', action_parameters: { id: M, matched_data: { public_key: 'x' } }, expression: 'true' }, kApiErrors.INVALID_VALUE.code],
       [{ ...execute(), position: { index: 0 } }, kApiErrors.POSITION_OUT_OF_RANGE.code],
