@@ -1,28 +1,10 @@
 import type { RuleDef } from '../types.js';
 import { ipv4Public, ipv4Valid, ipv6Valid } from '../../validators/ip.js';
 
-/**
- * The gate of the IPv4 rules (see `RuleDef.runGate`): some piece of the run between separators other
- * than dots is a valid dotted quad. The shared tracker joins runs with every digit rule's separators
- * (`10.0.0.1 2` is one run), so the address may be one piece of it.
- */
-function quadRunGate(text: string, start: number, end: number): boolean {
-  let from = start;
-  for (let i = start; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : -1;
-    if (c === 46 || (c >= 48 && c <= 57)) continue;
-    if (ipv4Valid(text.slice(from, i))) return true;
-    from = i + 1;
-  }
-  return false;
-}
-
-/** The gate of ip-address-v6: the hex group that woke it has a colon on one side. */
-function hexGroupGate(text: string, start: number, end: number): boolean {
-  return text.charCodeAt(end) === 58 || text.charCodeAt(start - 1) === 58;
-}
-
 const kQuad = '[0-9]{1,3}(?:\\.[0-9]{1,3}){3}';
+// A quad and any further dotted groups: `1.2.3.4.5` is taken whole and fails validation, so a dot
+// may end an address (the end of a sentence) without a version number's piece being reported.
+const kDotted = `${kQuad}(?:\\.[0-9]+)*`;
 
 /** IP addresses: personal data under the GDPR when they identify a subscriber, and infrastructure detail. */
 export const networkRules: readonly RuleDef[] = [
@@ -33,20 +15,20 @@ export const networkRules: readonly RuleDef[] = [
     tags: ['network', 'ip'],
     enabledByDefault: false,
     note: 'Off by default: pages print server, resolver and example addresses everywhere; enable by id or the ip tag.',
-    trigger: { digits: { min: 4, separators: '.' } },
-    runGate: quadRunGate,
-    pattern: kQuad,
+    trigger: { keywords: ['.'], next: '0-9' },
+    lead: 3,
+    pattern: kDotted,
     maxLength: 15,
-    // Not a piece of a longer dotted number (a version 1.2.3.4.5, an OID). The price: an address that
-    // ends a sentence (`… from 81.2.69.160.`) is not taken.
-    boundary: { left: 'A-Za-z0-9.', right: 'A-Za-z0-9.' },
+    // Not a piece of a longer dotted number (a version 1.2.3.4.5, an OID): see kDotted.
+    boundary: { left: 'A-Za-z0-9.', right: 'A-Za-z0-9' },
     validate: ipv4Valid,
     examples: {
       positive: [
         { text: '{"client_ip":"10.24.7.19","status":200}', match: '10.24.7.19' },
         { text: 'Connecting to 81.2.69.160:443...', match: '81.2.69.160' },
+        { text: 'Blocked a login from 81.2.69.160.', match: '81.2.69.160' },
       ],
-      negative: [{ text: 'version 1.2.3.4.5' }, { text: 'build 10.0.19045' }, { text: 'host 300.1.2.3' }],
+      negative: [{ text: 'version 1.2.3.4.5' }, { text: 'oid 1.3.6.1.4.1.311 end' }, { text: 'build 10.0.19045' }, { text: 'host 300.1.2.3' }],
     },
   },
   {
@@ -56,16 +38,17 @@ export const networkRules: readonly RuleDef[] = [
     tags: ['network', 'ip'],
     enabledByDefault: false,
     note: 'Off by default: a public address in a response is often a server or CDN address rather than a user\'s.',
-    trigger: { digits: { min: 4, separators: '.' } },
-    runGate: quadRunGate,
-    pattern: kQuad,
+    trigger: { keywords: ['.'], next: '0-9' },
+    lead: 3,
+    pattern: kDotted,
     maxLength: 15,
-    boundary: { left: 'A-Za-z0-9.', right: 'A-Za-z0-9.' },
+    boundary: { left: 'A-Za-z0-9.', right: 'A-Za-z0-9' },
     validate: ipv4Public,
     examples: {
       positive: [
         { text: 'X-Forwarded-For: 81.2.69.160, 10.0.0.2', match: '81.2.69.160' },
         { text: '{"lastLoginIp":"145.254.33.18"}', match: '145.254.33.18' },
+        { text: 'Last seen at 145.254.33.18.', match: '145.254.33.18' },
       ],
       negative: [{ text: 'X-Forwarded-For: 10.0.0.2' }, { text: 'listen 127.0.0.1:8080' }, { text: 'see 203.0.113.7 (documentation range)' }],
     },
@@ -77,9 +60,11 @@ export const networkRules: readonly RuleDef[] = [
     tags: ['network', 'ip'],
     enabledByDefault: false,
     note: 'Off by default, as ip-address. Forms with an embedded IPv4 tail (::ffff:192.0.2.1) or a zone are not matched.',
-    // Any group with a digit that touches a colon: an address of letters only (fe::ab) is not seen.
-    trigger: { token: { min: 1, max: 4 } },
-    runGate: hexGroupGate,
+    // A colon followed by a hex digit or a second colon; the shared pass drops the others (`":"`,
+    // `: `), and hits close together form one group, so an address costs one window.
+    trigger: { keywords: [':'], next: '0-9A-Fa-f:' },
+    // The first colon of an address comes after at most four hex digits.
+    lead: 4,
     pattern: '[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}',
     maxLength: 39,
     boundary: { left: 'A-Za-z0-9:.', right: 'A-Za-z0-9:.' },
