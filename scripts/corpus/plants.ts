@@ -31,6 +31,8 @@ export function examplePlants(): Plant[] {
   for (const r of allRuleDefs) {
     r.examples.positive.forEach((ex, n) => {
       if (ex.match === undefined) return;
+      // The corpus is scored at the default threshold: only values reported there are planted.
+      if ((ex.confidence ?? r.confidence ?? 'high') !== 'high') return;
       // The match as written, or (in an example already escaped for its content type) its escaped form.
       const at = ex.text.indexOf(ex.match);
       const span: readonly [number, number] | undefined =

@@ -92,6 +92,11 @@ export interface RuleExample {
   readonly contentType?: string;
   /** For positives: the exact value (the rule's `group`, decoded text) that must be found. */
   readonly match?: string;
+  /**
+   * For positives: the confidence the finding has (default the rule's own level). Examples are
+   * scanned at the lowest threshold: a negative is found at no level at all.
+   */
+  readonly confidence?: Confidence;
 }
 
 /**

@@ -8,7 +8,8 @@ export type ScanFn = (body: Uint8Array, contentType: string) => Promise<Finding[
 
 /**
  * Every managed rule's own examples, run through a scanner implementation (hono's shared-case
- * pattern): positives must be reported by their rule with the expected value, negatives must not.
+ * pattern) that reports every confidence level: positives must be reported by their rule with the
+ * expected value at the expected level, negatives not at all.
  */
 export function runExampleCases(scan: ScanFn): void {
   const cases = allRuleDefs.flatMap((rule) => [
@@ -23,5 +24,8 @@ export function runExampleCases(scan: ScanFn): void {
     }
     expect(findings.length).toBeGreaterThan(0);
     if (c.ex.match !== undefined) expect(findings.map((f) => f.redacted)).toContain(redact(c.ex.match));
+    const level = c.ex.confidence ?? c.rule.confidence ?? 'high';
+    const graded = c.ex.match === undefined ? findings : findings.filter((f) => f.redacted === redact(c.ex.match!));
+    expect(graded.map((f) => f.confidence)).toContain(level);
   });
 }

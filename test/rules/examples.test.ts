@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allRuleDefs } from '../../src/rules/index.js';
+import { allRuleDefs, kConfidenceRank } from '../../src/rules/index.js';
 import { referenceMatches, referenceTriggerSpans } from '../../src/rules/reference.js';
 import { re2WasmBackend, v8Backend, type RegexBackend } from '../../src/engine/index.js';
 
@@ -25,10 +25,14 @@ describe.each(allRuleDefs.map((r) => [r.id, r] as const))('rule %s', (_id, rule)
     expect(rule.examples.negative.length).toBeGreaterThan(0);
   });
   it.each(rule.examples.positive.map((e, i) => [i, e] as const).filter(([, e]) => e.contentType === undefined))('finds positive %i', (_i, ex) => {
-    const matches = referenceMatches(rule, ex.text);
+    const matches = referenceMatches(rule, ex.text, 'low');
     const found = matches.map((m) => m.value);
     expect(found.length).toBeGreaterThan(0);
     if (ex.match !== undefined) expect(found).toContain(ex.match);
+    // At the level the example states (default: the rule's own).
+    const level = kConfidenceRank[ex.confidence ?? rule.confidence ?? 'high'];
+    const graded = ex.match === undefined ? matches : matches.filter((m) => m.value === ex.match);
+    expect(graded.map((m) => m.rank)).toContain(level);
     // The engine only looks where the trigger fires: every match must touch a trigger span.
     const spans = referenceTriggerSpans(rule, ex.text);
     for (const m of matches) {
@@ -37,6 +41,6 @@ describe.each(allRuleDefs.map((r) => [r.id, r] as const))('rule %s', (_id, rule)
     }
   });
   it.each(rule.examples.negative.map((e, i) => [i, e] as const).filter(([, e]) => e.contentType === undefined))('ignores negative %i', (_i, ex) => {
-    expect(referenceMatches(rule, ex.text)).toEqual([]);
+    expect(referenceMatches(rule, ex.text, 'low')).toEqual([]);
   });
 });
