@@ -132,11 +132,13 @@ const kAbaRouting: RuleDef = {
   maxLength: 13,
   boundary: { left: 'A-Za-z0-9.-' },
   validate: (v) => (/^[0-9]{9}$/.test(v) || /^[0-9]{4}-[0-9]{4}-[0-9]$/.test(v)) && abaValid(v.replaceAll('-', '')),
-  // About 1 random 9-digit number in 10 passes the checksum, so a keyword is required. `aba` and
-  // `rtn` only count with a delimiter after them, so "database" or "sortNumber" do not qualify.
+  // About 1 random 9-digit number in 10 passes the checksum, so without a keyword a number is only
+  // `medium`. `aba` and `rtn` only count with a delimiter after them, so "database" or "sortNumber"
+  // do not qualify.
   context: {
     words: ['routing', 'aba ', 'aba:', 'aba#', 'aba"', 'aba=', 'aba_', 'aba/', 'abanumber', 'rtn ', 'rtn:', 'rtn#', 'rtn"', 'rtn=', 'rtn_', 'transit number', 'transit no'],
     before: 50,
+    without: 'medium',
   },
   examples: {
     positive: [
@@ -144,13 +146,16 @@ const kAbaRouting: RuleDef = {
       { text: 'ABA: 0110-0001-5', match: '0110-0001-5' },
       { text: '<dt>Routing (RTN)</dt><dd>322271627</dd>', match: '322271627' },
       { text: 'Bankleitzahl/ABA# 071000013 für USD', match: '071000013' },
+      // Without a keyword, checksum and prefix make a number medium ("database" is no `aba` keyword).
+      { text: 'order 021000021 shipped', match: '021000021', confidence: 'medium' },
+      { text: 'database row 021000021', match: '021000021', confidence: 'medium' },
+      { text: '{"id":"2217-1979-8"}', match: '2217-1979-8', confidence: 'medium' },
     ],
     negative: [
       { text: '{"routing_number":"021000022"}' },
       { text: 'routing number 500000005 (prefix 50 is unassigned)' },
-      { text: 'order 021000021 shipped' },
-      { text: 'database row 021000021' },
       { text: 'routing 1-021000021 and 021000021-5 and 0210000210' },
+      { text: 'order 021000022 shipped' },
     ],
   },
 };

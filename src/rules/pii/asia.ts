@@ -69,16 +69,18 @@ export const asiaRules: readonly RuleDef[] = [
     pattern: '[2-9][0-9]{11}',
     maxLength: 12,
     // Twelve bare digits are also AWS account ids and Indian phone numbers with their 91 prefix, of
-    // which one in ten passes Verhoeff: the label is required.
-    context: { words: ['aadhaar', 'aadhar', 'adhaar', 'uidai', 'आधार'], before: kLabelReach },
+    // which one in ten passes Verhoeff: without a label a number is only `medium`.
+    context: { words: ['aadhaar', 'aadhar', 'adhaar', 'uidai', 'आधार'], before: kLabelReach, without: 'medium' },
     validate: aadhaarValid,
     examples: {
       positive: [
         { text: '{"kyc":{"aadhaar_number":"976014327969","pan":"AFZPK7190K"}}', match: '976014327969' },
         { text: 'Aadhaar No: 297499213553', match: '297499213553' },
+        // Without a label Verhoeff alone makes a number medium (so do AWS account ids that pass it).
+        { text: '<td>297499213553</td>', match: '297499213553', confidence: 'medium' },
       ],
       negative: [
-        { text: 'arn:aws:iam::976014327969:root' },
+        { text: 'arn:aws:iam::976014327960:root' },
         { text: '{"aadhaar":"976014327960"}' },
         { text: 'Aadhaar: 9760143279691' },
       ],
@@ -223,17 +225,21 @@ export const asiaRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { token: { min: 9, max: 9, needsLetter: true } },
     pattern: '[STFGM][0-9]{7}[A-Z]',
+    // Typed into forms in lower case too (`s8812345z`); never mixed, ASCII only (`ſ` is an `s` to a
+    // case-insensitive pattern).
+    ignoreCase: true,
     maxLength: 9,
-    validate: sgNricValid,
+    validate: (v) => /^[A-Za-z0-9]+$/.test(v) && (v === v.toUpperCase() || v === v.toLowerCase()) && sgNricValid(v.toUpperCase()),
     examples: {
       positive: [
         { text: '{"nric":"S8812345Z","name":"Tan Wei Ming"}', match: 'S8812345Z' },
         { text: 'FIN: G5512390Q; NRIC T0254321J', match: 'G5512390Q' },
         { text: 'M-series FIN M4567890X issued 2023', match: 'M4567890X' },
+        { text: '{"nric":"t0254321j"}', match: 't0254321j' },
       ],
       negative: [
         { text: 'NRIC S8812345A (wrong check letter)' },
-        { text: 'code X8812345Z and s8812345z' },
+        { text: 'code X8812345Z, s8812345a and mixed case s8812345Z' },
         { text: 'id AS8812345Z or S8812345Z0' },
       ],
     },

@@ -42,18 +42,20 @@ export const auRules: readonly RuleDef[] = [
     trigger: { digits: { min: 10, max: 11, separators: ' ' } },
     ...labelledRun('[2-6][0-9]{3} [0-9]{5} [0-9](?: [1-9])?|[2-6][0-9]{9,10}'),
     maxLength: 14 + kRunExtra,
-    // A one-in-ten check digit on a 10-digit number: the label is required.
-    context: { words: ['medicare'], before: kLabelReach },
+    // A one-in-ten check digit on a 10-digit number: without the label a number is only `medium`.
+    context: { words: ['medicare'], before: kLabelReach, without: 'medium' },
     validate: (v) => /^[0-9]{4} [0-9]{5} [0-9](?: [0-9])?$|^[0-9]{10,11}$/.test(v) && auMedicareValid(digitsOf(v)),
     examples: {
       positive: [
         { text: '{"medicareNumber":"2951461751","irn":1}', match: '2951461751' },
         { text: 'Medicare card: 3517 02837 5 2', match: '3517 02837 5 2' },
         { text: 'Medicare No. 61234509031', match: '61234509031' },
+        // Without the label the check digit alone makes a number medium.
+        { text: 'invoice 2951461751', match: '2951461751', confidence: 'medium' },
       ],
       negative: [
         { text: 'Medicare 2951 46176 1' },
-        { text: 'invoice 2951461751' },
+        { text: 'invoice 2951461761' },
         { text: 'Medicare 7951461751 (no card starts with 7)' },
         { text: 'Medicare ref 1 2951 46175 1' },
       ],

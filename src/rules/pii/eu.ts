@@ -43,6 +43,9 @@ function dniRunGate(text: string, _start: number, end: number): boolean {
   return isCapitalCode(c === 45 ? text.charCodeAt(end + 1) : c);
 }
 
+/** A BSN's printed forms: bare, or 4.2.3 and 3.3.3 with one kind of separator (dots or spaces). */
+const kBsnShape = /^[0-9]{9}$|^[0-9]{4}([ .])[0-9]{2}\1[0-9]{3}$|^[0-9]{3}([ .])[0-9]{3}\2[0-9]{3}$/;
+
 const kNirShape = /^[0-9A-Ba-b]{15}$|^[0-9A-Ba-b]{13} [0-9]{2}$|^[0-9] [0-9]{2} [0-9]{2} [0-9A-Ba-b]{2} [0-9]{3} [0-9]{3} [0-9]{2}$/;
 const nirValid = (v: string): boolean => kNirShape.test(v) && frNirValid(v);
 
@@ -346,17 +349,19 @@ export const euRules: readonly RuleDef[] = [
     pattern: '[0-9]{11}',
     maxLength: 11,
     // Date plus check digit still passes about 2% of 11-digit numbers, including Chinese mobile numbers
-    // (13x…, read as an 1800s month): the label is required.
-    context: { words: ['pesel'], before: kLabelReach },
+    // (13x…, read as an 1800s month): without the label a number is only `medium`.
+    context: { words: ['pesel'], before: kLabelReach, without: 'medium' },
     validate: plPeselValid,
     examples: {
       positive: [
         { text: '{"imie":"Anna","pesel":"85120312343"}', match: '85120312343' },
         { text: 'Numer PESEL: 02261509870', match: '02261509870' },
+        // Without the label, date and check digit make a number medium.
+        { text: '{"id":"17111423633"}', match: '17111423633', confidence: 'medium' },
       ],
       negative: [
         { text: 'PESEL 85120312344 (zła cyfra kontrolna)' },
-        { text: 'tel. 90113004563' },
+        { text: 'tel. 90113004564' },
         { text: 'PESEL 85133112347 (month 13)' },
       ],
     },
@@ -394,21 +399,28 @@ export const euRules: readonly RuleDef[] = [
     tags: ['nl', 'national-id'],
     enabledByDefault: true,
     trigger: { digits: { min: 9, max: 9, separators: ' .' } },
-    ...labelledRun('[0-9]{9}|[0-9]{4}\\.[0-9]{2}\\.[0-9]{3}|[0-9]{3} [0-9]{3} [0-9]{3}'),
+    // Bare, 4.2.3 or 3.3.3 with dots or with spaces, as Dutch forms and letters print it.
+    ...labelledRun('[0-9]{9}|[0-9]{4}[ .][0-9]{2}[ .][0-9]{3}|[0-9]{3}[ .][0-9]{3}[ .][0-9]{3}'),
     maxLength: 11 + kRunExtra,
-    // One 9-digit number in eleven passes: the label is required.
-    context: { words: ['bsn', 'burgerservicenummer', 'sofinummer', 'sofi-nummer', 'citizen service number'], before: kLabelReach },
-    validate: (v) => /^[0-9]{9}$|^[0-9]{4}\.[0-9]{2}\.[0-9]{3}$|^[0-9]{3} [0-9]{3} [0-9]{3}$/.test(v) && nlBsnValid(digitsOf(v)),
+    // One 9-digit number in eleven passes: without a label a number is only `medium`.
+    context: { words: ['bsn', 'burgerservicenummer', 'sofinummer', 'sofi-nummer', 'citizen service number'], before: kLabelReach, without: 'medium' },
+    validate: (v) => kBsnShape.test(v) && nlBsnValid(digitsOf(v)),
     examples: {
       positive: [
         { text: '{"naam":"de Vries","bsn":"431113531"}', match: '431113531' },
         { text: 'Burgerservicenummer: 9076.61.452', match: '9076.61.452' },
         { text: 'BSN 641257995\nBSN 907661452', match: '907661452' },
+        { text: 'bsn: 7257 63 863', match: '7257 63 863' },
+        { text: 'Sofinummer 162.275.869', match: '162.275.869' },
+        // Without a label the eleven-test alone makes a number medium.
+        { text: 'order 431113531 shipped', match: '431113531', confidence: 'medium' },
+        { text: '<td>1922 85 142</td>', match: '1922 85 142', confidence: 'medium' },
       ],
       negative: [
         { text: 'BSN 431113532' },
-        { text: 'order 431113531 shipped' },
         { text: 'BSN 1 431 113 531' },
+        { text: 'BSN 7257.63 863 (mixed separators)' },
+        { text: 'order 431113532 shipped' },
       ],
     },
   },

@@ -3,16 +3,30 @@ import { ukNhsValid } from '../../validators/uk-nhs.js';
 import { ukNinoValid } from '../../validators/uk-nino.js';
 import { digitsOf, isCapitalCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
 
+/** An ASCII letter of either case. */
+function isLetterCode(c: number): boolean {
+  return isCapitalCode(c) || (c >= 97 && c <= 122);
+}
+
 /**
  * uk-nino's run gate (see `RuleDef.runGate`): the six digits are their whole run (two letters, maybe a
  * space, come before them; maybe a space and the suffix letter after, neither joining a run), so two
- * capitals sit before the run and A-D after it, each maybe across one space.
+ * letters sit before the run and A-D (either case) after it, each maybe across one space.
  */
 function ninoRunGate(text: string, start: number, end: number): boolean {
   const b = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
   const a = text.charCodeAt(end) === 32 ? end + 1 : end;
-  const suffix = text.charCodeAt(a);
-  return isCapitalCode(text.charCodeAt(b)) && isCapitalCode(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+  const suffix = text.charCodeAt(a) & ~32;
+  return isLetterCode(text.charCodeAt(b)) && isLetterCode(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+}
+
+/**
+ * A NINO as typed into forms: upper case as HMRC prints it, or all lower case (`tw987654a`); never
+ * mixed (`Ab123456c` is more often an identifier than a number), and ASCII only (a case-insensitive
+ * pattern also takes `ſ` for `s` and the Kelvin sign for `k`).
+ */
+function ninoCaseValid(v: string): boolean {
+  return /^[A-Za-z0-9 ]+$/.test(v) && (v === v.toUpperCase() || v === v.toLowerCase());
 }
 
 export const ukRules: readonly RuleDef[] = [
@@ -25,21 +39,24 @@ export const ukRules: readonly RuleDef[] = [
     // The six digits are a digit run (`12 34 56` joined by single spaces counts as one); the pattern
     // allows only spaces between them, so dates (`2024-01-01`) and dotted numbers do not wake the rule.
     // The gate's letters each side (each maybe across a space) are checked in the shared pass.
-    trigger: { digits: { min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Z', skip: ' ', count: 2 }, after: { chars: 'A-D', skip: ' ' } } } },
+    trigger: { digits: { min: 6, max: 6, separators: ' ', shape: { before: { chars: 'A-Za-z', skip: ' ', count: 2 }, after: { chars: 'A-Da-d', skip: ' ' } } } },
     // First letter not D F I Q U V; second not D F I O Q U V; unallocated pairs are left to the validator.
     runGate: ninoRunGate,
     pattern: '[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D]',
+    ignoreCase: true,
     maxLength: 13,
     // `AB 12 34 56 C` and repeated digits are what form placeholders and guides print.
     validate: (v) => {
       const d = digitsOf(v);
-      return ukNinoValid(v) && d !== '123456' && !oneRepeatedDigit(d);
+      return ninoCaseValid(v) && ukNinoValid(v.toUpperCase()) && d !== '123456' && !oneRepeatedDigit(d);
     },
     examples: {
       positive: [
         { text: '{"employee":"R. Patel","ni_number":"JT 44 82 19 B"}', match: 'JT 44 82 19 B' },
         { text: 'National Insurance: WP602715A, tax code 1257L', match: 'WP602715A' },
         { text: '<td>NI</td><td>SK 73 05 41 D</td>', match: 'SK 73 05 41 D' },
+        { text: '{"nino":"wp602715a"}', match: 'wp602715a' },
+        { text: 'ni no. jt 44 82 19 b', match: 'jt 44 82 19 b' },
       ],
       negative: [
         { text: 'Your NI number looks like QQ 12 34 56 C' },
@@ -47,6 +64,7 @@ export const ukRules: readonly RuleDef[] = [
         { text: 'prefixes GB440219B, TN602715A and ZZ123987C are never issued' },
         { text: 'suffix E: JT448219E; glued: XJT448219B1' },
         { text: 'part DO448219B (D and O are not used)' },
+        { text: 'mixed case Wp602715a and wP602715A, lower-case prefix gb440219b' },
       ],
     },
   },
@@ -60,8 +78,8 @@ export const ukRules: readonly RuleDef[] = [
     ...labelledRun('[0-9]{3} [0-9]{3} [0-9]{4}|[0-9]{3}-[0-9]{3}-[0-9]{4}|[0-9]{10}'),
     maxLength: 12 + kRunExtra,
     // One random 10-digit number in eleven passes the check, and 3-3-4 is also the shape of North
-    // American phone numbers, so a label is required.
-    context: { words: ['nhs', 'national health', 'health service', 'health and care number'], before: kLabelReach },
+    // American phone numbers: without a label a number is only `medium`.
+    context: { words: ['nhs', 'national health', 'health service', 'health and care number'], before: kLabelReach, without: 'medium' },
     validate: (v) => /^[0-9]{3}([ -])[0-9]{3}\1[0-9]{4}$|^[0-9]{10}$/.test(v) && ukNhsValid(digitsOf(v)) && !oneRepeatedDigit(digitsOf(v)),
     examples: {
       positive: [
@@ -70,13 +88,17 @@ export const ukRules: readonly RuleDef[] = [
         { text: 'National Health Service number: 654-226-0897', match: '654-226-0897' },
         { text: 'NHS 687 177 5781\nNHS 667 115 0664', match: '667 115 0664' },
         { text: 'NHS No. 654 226 0897 - GP surgery', match: '654 226 0897' },
+        // Without a label the check digit alone makes a number medium: phone-shaped ones included.
+        { text: 'Call 667-115-0664 for bookings', match: '667-115-0664', confidence: 'medium' },
+        { text: '{"id":"4477127820"}', match: '4477127820', confidence: 'medium' },
+        { text: 'ref 261 973 0694', match: '261 973 0694', confidence: 'medium' },
       ],
       negative: [
         { text: 'NHS number 687 177 5782 (wrong check digit)' },
-        { text: 'Call 667-115-0664 for bookings' },
         { text: 'NHS reference 1667 115 0664 9' },
         { text: 'NHS: 6671150664123' },
         { text: 'NHS list item 1. 667 115 0664' },
+        { text: 'ref 261 973 0695 and 4477127820 1' },
       ],
     },
   },
