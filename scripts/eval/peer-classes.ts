@@ -109,6 +109,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   // gitleaks' generic-api-key keys on secret, password, token, key and credential names alike.
   'generic-secret': 'generic_api_key',
   'generic-api-key': 'generic_api_key',
+  'generic-credential': 'generic_api_key',
   'vault-token': 'vault_token',
   'vault-token-legacy': 'vault_token',
   'heroku-api-key': 'heroku_api_key',

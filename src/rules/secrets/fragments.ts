@@ -50,3 +50,58 @@ export const kLabelToValue =
   String.raw`|["'][ \t]*,[ \t\r\n]*["']value["'][ \t]*:[ \t]*["']` +
   String.raw`|["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?` +
   String.raw`|[ \t]*:?(?:[ \t\r\n]*${kGapTag}){1,4}[ \t\r\n]*(?:<!\[CDATA\[|<input[ \t\r\n](?:[^<>]*?[ \t\r\n])?value=["'])?)`;
+
+/**
+ * `kLabelToValue` and two placements more, for the lower-confidence generic rules: a value passed as
+ * the argument after its name (`getenv("api_token", "v")`, `setProperty("X_TOKEN", "v")`), and an
+ * element whose value sits on its own line (`<fooToken>⏎  v⏎</fooToken>`).
+ */
+export const kLabelToValueWide =
+  String.raw`(?:${kLabelToValue}` + String.raw`|["'][ \t]*,[ \t]*["']` + String.raw`|>[ \t]*\r?\n[ \t]*)`;
+
+/** Characters of an identifier in the keyword-anchored rules (`my.app_SECRET-2`). */
+const kIdentChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-';
+const kAlnumChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A character class of `chars` without any letter (either case) in `drop`. */
+function classWithout(chars: string, drop: ReadonlySet<string>): string {
+  const kept = [...chars].filter((c) => !drop.has(c.toLowerCase()));
+  return `[${kept.map((c) => (c === '-' || c === '.' ? `\\${c}` : c)).join('')}]`;
+}
+
+/**
+ * A non-empty identifier (`kIdentChars`) ending in a letter or digit and not ending in any of `words`
+ * (lower-case letters; matched case-insensitively): the body of a name before `[_.-]?token` that is not
+ * `public`, `csrf`, `nextPage`… RE2 has no lookbehind, so the complement is spelled out over the
+ * reversed words' trie: for each proper suffix `q` of a word that the identifier may end with, the
+ * character before `q` is absent or leads to no word. Put it where a match starts at the identifier's
+ * first character (a left boundary of identifier characters).
+ */
+export function identifierNotEndingIn(words: readonly string[]): string {
+  interface Node { children: Map<string, Node>; terminal: boolean }
+  const root: Node = { children: new Map(), terminal: false };
+  for (const w of words) {
+    let n = root;
+    for (const c of [...w].reverse()) {
+      let next = n.children.get(c);
+      if (next === undefined) {
+        next = { children: new Map(), terminal: false };
+        n.children.set(c, next);
+      }
+      n = next;
+    }
+    n.terminal = true;
+  }
+  const any = classWithout(kIdentChars, new Set());
+  const alts: string[] = [`${any}*${classWithout(kAlnumChars, new Set(root.children.keys()))}`];
+  const walk = (n: Node, suffix: string): void => {
+    for (const [c, child] of n.children) {
+      const q = c + suffix;
+      if (child.terminal) continue;
+      alts.push(`(?:${any}*${classWithout(kIdentChars, new Set(child.children.keys()))})?${q}`);
+      walk(child, q);
+    }
+  };
+  walk(root, '');
+  return `(?:${alts.join('|')})`;
+}

@@ -1,7 +1,7 @@
 import type { RuleDef } from '../types.js';
 import { isPlaceholder } from '../placeholders.js';
 import { decodeBasicAuth } from '../../validators/basic-auth.js';
-import { kLabelToValue } from './fragments.js';
+import { identifierNotEndingIn, kLabelToValue, kLabelToValueWide } from './fragments.js';
 import { credentialLike } from './secret-value.js';
 import { b64, jwtSample, kAlnum, kBase64Url, kHexLower, kLetters, synth } from './samples.js';
 
@@ -85,6 +85,48 @@ const kValueChar = String.raw`[A-Za-z0-9!#$%*+./:=?@^_|~-]`;
  * brackets and non-ASCII may.
  */
 const kValueEnd = String.raw`A-Za-z0-9!#$%*+./:=?@^_|~\-({\[>\\`;
+/**
+ * `kValueEnd` without the backslash, for the rules that read values inside JSON strings holding
+ * `KEY=value\n…` text (an env file as one JSON field): there `\n` ends the value.
+ */
+const kValueEndLoose = String.raw`A-Za-z0-9!#$%*+./:=?@^_|~\-({\[>`;
+
+/**
+ * Words that end names of tokens which are not credentials: published or per-page values (`publicToken`,
+ * `nextPageToken`, `continuationToken`, `syncToken`), anti-forgery tokens echoed into every page
+ * (`csrf_token`), device and push ids, .NET's `CancellationToken`.
+ */
+const kNotSecretTokenNames = ['public', 'csrf', 'xsrf', 'page', 'next', 'continuation', 'sync', 'cancellation', 'device', 'push'];
+
+/** A package coordinate or file name ending in a version (`jjwt-jackson-0.11.2`, `lib:2.4.1-rc1`). */
+const kVersioned = /[-_:@/v][0-9]{1,4}(?:\.[0-9]{1,4}){1,3}(?:[-.+][A-Za-z0-9.]*)?$/;
+
+/**
+ * Vendors whose name alone is used as the key of their credential (`{"sentry": "…"}`,
+ * `stripe: sk_…`, `cloudflare = "…"`).
+ */
+const kVendorNames = [
+  'github', 'gitlab', 'bitbucket', 'slack', 'stripe', 'twilio', 'sendgrid', 'mailgun', 'mailchimp', 'cloudflare',
+  'heroku', 'npm', 'pypi', 'openai', 'anthropic', 'datadog', 'sentry', 'jfrog', 'artifactory', 'discord', 'telegram',
+  'digitalocean', 'shopify', 'okta', 'auth0', 'algolia', 'pagerduty', 'newrelic', 'vercel', 'netlify', 'dockerhub',
+];
+
+/**
+ * generic-credential's pattern: a credential under a name the high-confidence rules do not take, placed
+ * in any `kLabelToValueWide` syntax, or the password argument of a login call. Names: anything ending
+ * in `token` but the non-secret ones (`kNotSecretTokenNames`), in `auth`, `credential(s)` or `creds`,
+ * or a vendor's name alone. The match starts at the name's first character (left boundary), which is
+ * what lets the name's body be checked.
+ */
+function genericCredentialPattern(): string {
+  const ident = '[A-Za-z0-9_.-]';
+  const names =
+    `(?:${identifierNotEndingIn(kNotSecretTokenNames)})?[_.-]?token` +
+    `|${ident}*(?:auth|credentials?|creds)` +
+    `|(?:${ident}*[_.-])?(?:${kVendorNames.join('|')})`;
+  const loginCall = String.raw`${ident}*(?:log_?in|sign_?in|authenticate)[ \t]*\([ \t]*["'][^"'\r\n]{1,64}["'][ \t]*,[ \t]*["']`;
+  return String.raw`(?:(?:${names})${kLabelToValueWide}|${loginCall})(${kValueChar}{12,})`;
+}
 
 const dbPw = synth('gen-pw-1', 18, `${kAlnum}!#%^*_-`);
 const dbPw2 = synth('gen-pw-2', 16);
@@ -109,6 +151,11 @@ const cliKey = `sk_${synth('gen-cli-3', 32)}`;
 const headerToken = synth('gen-hdr-1', 40, kBase64Url);
 const headerToken2 = synth('gen-hdr-2', 32, kHexLower);
 const headerToken3 = synth('gen-hdr-3', 48);
+const lowTok = synth('gen-low-1', 32);
+const lowTok2 = synth('gen-low-2', 40, kBase64Url);
+const lowHex = synth('gen-low-3', 64, kHexLower);
+const lowUuid = `${synth('gen-low-4', 8, kHexLower)}-${synth('gen-low-5', 4, kHexLower)}-4${synth('gen-low-6', 3, kHexLower)}-9${synth('gen-low-7', 3, kHexLower)}-${synth('gen-low-8', 12, kHexLower)}`;
+const lowPw = synth('gen-low-9', 16, `${kAlnum}!#%^*_-`);
 
 /**
  * `user:password` handed to a command-line client, unless the password is a shell or template
@@ -423,6 +470,52 @@ export const genericRules: readonly RuleDef[] = [
         { text: '{"apiKey": "YOUR_API_KEY"}' },
         { text: 'api_key = os.environ["API_KEY_2"]' },
         { text: `{"public_key": "${apiKey}"}` },
+      ],
+    },
+  },
+  {
+    id: 'generic-credential',
+    description: 'High-entropy value under a name that may hold a credential (…token, …auth, credentials, a vendor name) or passed as a login password; low confidence.',
+    family: 'secrets',
+    tags: ['credentials', 'generic'],
+    enabledByDefault: true,
+    confidence: 'low',
+    trigger: { keywords: ['token', 'auth', 'credential', 'creds', 'login', 'signin', 'sign_in', ...kVendorNames] },
+    pattern: genericCredentialPattern(),
+    ignoreCase: true,
+    group: 1,
+    maxLength: 420,
+    // The name starts the match: a name character before it means the match began inside a name.
+    boundary: { left: 'A-Za-z0-9_.-', right: kValueEndLoose },
+    minEntropy: 3,
+    validate: (v) => !codeOrPath(v) && !kVersioned.test(v) && credentialLike(v),
+    note: 'Low confidence: names like fooToken, basic_auth, credentials or a bare vendor name hold credentials as often as ids, pagination cursors and public values; only reported at --min-confidence low.',
+    examples: {
+      positive: [
+        { text: `{"webhook_token": "${lowTok}"}`, match: lowTok },
+        { text: `DEPLOY_TOKEN=${lowTok2}`, match: lowTok2 },
+        { text: `<deployToken>\n    ${lowTok}\n</deployToken>`, match: lowTok },
+        { text: `System.setProperty("SERVICE_TOKEN", "${lowTok2}");`, match: lowTok2 },
+        { text: `token := env.Get("ci_token", "${lowUuid}")`, match: lowUuid },
+        { text: `{"env": "ROBOT_TOKEN=${lowTok}\\nLOG_LEVEL=debug"}`, match: lowTok },
+        { text: `"credentials" : "${lowHex}"`, match: lowHex },
+        { text: `proxy_auth = ${lowPw}`, match: lowPw },
+        { text: `client.login("svc-reports", "${lowPw}")`, match: lowPw },
+        { text: `{"sentry": "${lowHex.slice(0, 32)}"}`, match: lowHex.slice(0, 32) },
+      ],
+      negative: [
+        { text: `publicToken = "${lowTok}"` },
+        { text: `NEXT_PAGE_TOKEN=${lowTok2}` },
+        { text: `{"nextPageToken": "${lowTok2}"}` },
+        { text: `<input type="hidden" name="csrf-token" value="${lowTok2}">` },
+        { text: `"credentialsId": "${lowUuid}"` },
+        { text: 'token: "${API_TOKEN}"' },
+        { text: '"token_type": "Bearer"' },
+        { text: '{"github": "https://github.com/acme/app"}' },
+        { text: 'client.login("user", "password")' },
+        { text: 'await Task.Delay(100, cancellationToken: CancellationToken.None);' },
+        { text: `tokenizer = "${lowTok}"` },
+        { text: 'implementation com.auth0:java-jwt-4.4.0' },
       ],
     },
   },
