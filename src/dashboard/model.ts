@@ -2,12 +2,13 @@
  * What the Sensitive Data page shows and writes, as pure functions of the zone's entry point: whether
  * the managed ruleset is deployed (an `execute` rule naming it in the `http_response_firewall_managed`
  * entry point), and the switches of its overrides (every rule, each tag, each rule), with what they
- * turn on. The page never computes which rules run by itself: `enabledByOverrides` is the same
- * function the scanner's effective configuration uses.
+ * turn on. The page never computes which rules run by itself: `thresholdsByOverrides` (behind
+ * `enabledByOverrides`) is the same function the scanner's effective configuration uses.
  */
 import { kManagedRulesetId, managedRuleset } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
-import { enabledByOverrides, isManagedRulesetId, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
+import type { Confidence } from '../types.js';
+import { isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 
 /** One switch of the page: leave the level below in charge (`default`), or force on or off. */
 export type Switch = 'default' | 'on' | 'off';
@@ -56,8 +57,10 @@ export interface RuleRow {
   byDefault: boolean;
   /** This rule's own switch. */
   own: Switch;
-  /** Whether it runs, all switches applied. */
+  /** Whether it runs, all switches applied (a rule whose `sensitivity_level` is `eoff` does not). */
   on: boolean;
+  /** The lowest confidence it reports, from `sensitivity_level` (set through the API); null when it does not run. */
+  threshold: Confidence | null;
 }
 
 export interface TagRow {
@@ -82,7 +85,7 @@ export interface Switches {
 
 /** Every switch of `overrides`, and what runs with them. */
 export function switchesOf(overrides: Overrides | undefined): Switches {
-  const running = new Set(enabledByOverrides(overrides));
+  const running = thresholdsByOverrides(overrides);
   // As enabledByOverrides reads them, the first entry naming a rule decides.
   const ownRule = new Map<string, Switch>();
   for (const r of overrides?.rules ?? []) if (!ownRule.has(r.id)) ownRule.set(r.id, switchOf(r.enabled));
@@ -98,7 +101,7 @@ export function switchesOf(overrides: Overrides | undefined): Switches {
       if (on) c.on += 1;
       counts.set(t, c);
     }
-    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on };
+    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on, threshold: running.get(r.id) ?? null };
   });
   const tags: TagRow[] = [...counts]
     .map(([tag, c]) => ({ tag, rules: c.rules, own: ownTag.get(tag) ?? 'default', on: c.on }))
@@ -115,14 +118,16 @@ export interface SwitchChanges {
 
 /**
  * `prev` with the changed switches. Entries keep their order (the last tag entry decides) and their
- * other fields (`action`); `default` drops an entry's `enabled`, and an entry left with nothing but its
- * name is removed. Undefined when nothing is left to override.
+ * other fields (`action`, `sensitivity_level`: set through the API, never lost by the page); `default`
+ * drops an entry's `enabled`, and an entry left with nothing but its name is removed. Undefined when
+ * nothing is left to override.
  */
 export function applySwitches(prev: Overrides | undefined, changes: SwitchChanges): Overrides | undefined {
   const next: Overrides = {};
   if (prev?.action !== undefined) next.action = prev.action;
   const all = changes.all === undefined ? prev?.enabled : enabledOf(changes.all);
   if (all !== undefined) next.enabled = all;
+  if (prev?.sensitivity_level !== undefined) next.sensitivity_level = prev.sensitivity_level;
 
   const categories = mergeEntries<CategoryOverride>(prev?.categories, changes.tags, (c) => c.category, (category, enabled) => ({ category, enabled }));
   const rules = mergeEntries<RuleOverride>(prev?.rules, changes.rules, (r) => r.id, (id, enabled) => ({ id, enabled }));
@@ -132,7 +137,9 @@ export function applySwitches(prev: Overrides | undefined, changes: SwitchChange
 }
 
 /** Entries with their switches changed in place, then new entries for switches set on names they lacked. */
-function mergeEntries<T extends { enabled?: boolean; action?: 'log' }>(
+type Entry = Pick<RuleOverride, 'enabled' | 'action' | 'sensitivity_level'>;
+
+function mergeEntries<T extends Entry>(
   prev: readonly T[] | undefined,
   changes: ReadonlyMap<string, Switch>,
   nameOf: (entry: T) => string,
@@ -149,13 +156,13 @@ function mergeEntries<T extends { enabled?: boolean; action?: 'log' }>(
   return out;
 }
 
-function pushEntry<T extends { enabled?: boolean; action?: 'log' }>(out: T[], entry: T, s: Switch | undefined): void {
+function pushEntry<T extends Entry>(out: T[], entry: T, s: Switch | undefined): void {
   if (s !== undefined) {
     const enabled = enabledOf(s);
     if (enabled === undefined) delete entry.enabled;
     else entry.enabled = enabled;
   }
-  if (entry.enabled === undefined && entry.action === undefined) return;
+  if (entry.enabled === undefined && entry.action === undefined && entry.sensitivity_level === undefined) return;
   out.push(entry);
 }
 

@@ -5,6 +5,7 @@
 import { tokenAllows, type TokenInfo } from '../api/index.js';
 import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
+import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
 import { kSwitches, type Deployment, type Switch, type Switches } from './model.js';
 
@@ -107,6 +108,8 @@ function switchSelect(name: string, value: Switch, label: string, disabled: bool
   )}</select>`;
 }
 
+const kThresholdText: Record<Confidence, string> = { high: 'High', medium: 'Medium and high', low: 'Every level' };
+
 function matches(q: string, r: { id: string; description: string; tags: string[] }): boolean {
   if (q === '') return true;
   const needle = q.toLowerCase();
@@ -172,11 +175,12 @@ ${v.query === '' ? '' : html`<a href="${base}">Clear</a>`}
 </details>
 <p class="count">Showing ${shown.length} of ${s.rules.length} rules${v.query === '' ? '' : html` matching “${v.query}”`}.</p>
 <table class="rules">
-<thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th></tr></thead>
+<thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th><th>Reports</th></tr></thead>
 <tbody>${shown.map(
-      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td></tr>`,
+      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td><td class="threshold" data-threshold="${r.threshold ?? ''}">${r.threshold === null ? '' : kThresholdText[r.threshold]}</td></tr>`,
     )}</tbody>
 </table>
+<p class="hint">Reports: the lowest confidence of the findings kept, from the zone's <code>sensitivity_level</code> overrides, which the Rulesets API sets (<code>default</code>: high only; <code>medium</code>; <code>low</code>: every level; <code>eoff</code>: the rule does not run). Saving switches here keeps them.</p>
 <button type="submit"${lock ? html` disabled` : ''}>Save switches</button>
 ${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.</span>` : ''}
 </form>
@@ -219,9 +223,10 @@ ${v.batches.map(
 <h2>Batch ${b.batch} <span class="state">${kStateText[b.state]} ${b.batch}</span></h2>
 ${b.problems.map((p) => html`<p class="banner error" role="alert"><code>${p.code}</code> ${p.message}</p>`)}
 <table class="events">
-<thead><tr><th>Time</th><th>Rule</th><th>Request</th><th>Status</th><th>Content type</th><th>Bytes</th><th>Value (redacted)</th></tr></thead>
+<thead><tr><th>Time</th><th>Rule</th><th>Confidence</th><th>Request</th><th>Status</th><th>Content type</th><th>Bytes</th><th>Value (redacted)</th></tr></thead>
 <tbody>${[...b.events].reverse().map(
-    (e) => html`<tr><td>${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td>${e.method} ${e.host}${e.path}</td><td>${e.status}</td><td>${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td><td><code>${e.redacted}</code></td></tr>`,
+    // An event stored before events carried a confidence shows none (it was high: the only level then).
+    (e) => html`<tr><td>${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td class="confidence" data-confidence="${e.confidence ?? ''}">${e.confidence ?? ''}</td><td>${e.method} ${e.host}${e.path}</td><td>${e.status}</td><td>${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td><td><code>${e.redacted}</code></td></tr>`,
   )}</tbody>
 </table>
 </section>`,
@@ -252,6 +257,7 @@ textarea { width: 100%; font-family: ui-monospace, monospace; }
 table { border-collapse: collapse; width: 100%; margin: .6rem 0; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
 td.runs[data-on="yes"] { color: #2a7a2a; font-weight: 600; }
+td.confidence[data-confidence="medium"], td.confidence[data-confidence="low"] { color: #b06000; }
 .status[data-status="on"] { color: #2a7a2a; }
 .status[data-status="off"], .status[data-status="none"] { color: #b06000; }
 label { margin-right: .4rem; }

@@ -5,7 +5,7 @@
  * other than Host are never kept (either can carry a secret, and neither says where data leaked).
  */
 import { managedRuleset } from '../rules/index.js';
-import type { Finding } from '../types.js';
+import type { Confidence, Finding } from '../types.js';
 import type { RequestFields, StoredFields } from './request-fields.js';
 
 /** What is known of one proxied exchange when its response starts. */
@@ -47,6 +47,11 @@ export interface LogEvent {
   start: number;
   end: number;
   redacted: string;
+  /**
+   * The finding's confidence (`high`, `medium`, `low`); at or above the rule's threshold in the zone
+   * (its `sensitivity_level`). Last, so batches written before it existed read the same otherwise.
+   */
+  confidence: Confidence;
 }
 
 /** An event before it is given its place in a batch. */
@@ -88,6 +93,7 @@ export function eventsOf(info: ExchangeInfo, fields: StoredFields, findings: rea
     start: f.start,
     end: f.end,
     redacted: f.redacted,
+    confidence: f.confidence,
   }));
 }
 

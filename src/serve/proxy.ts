@@ -6,7 +6,8 @@
  *
  * Per response, the zone's effective rules (`RulesetService.effectiveRules`, evaluated on the request
  * and the response headers) decide whether the body is scanned at all and which findings become
- * events; a body with no rules to run, a binary Content-Type, or no body is never held.
+ * events (their rule runs, and their confidence reaches the rule's threshold, from the zone's
+ * `sensitivity_level`); a body with no rules to run, a binary Content-Type, or no body is never held.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -15,8 +16,9 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { classifyContentType, parseContentEncoding } from '../content/index.js';
 import { kMaxScanBytes } from '../engine/index.js';
+import type { Finding } from '../types.js';
 import { keptBytes } from '../pool/index.js';
-import type { EffectiveRules, Traffic } from '../rulesets/index.js';
+import { keepsFinding, type EffectiveRules, type Traffic } from '../rulesets/index.js';
 import { eventsOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
 import { storedFields, type ScanText } from './request-fields.js';
 import { hostName } from './zones.js';
@@ -36,7 +38,10 @@ export interface ProxyOptions {
   /** null: forward only (nothing is scanned). */
   backlog: ScanBacklog | null;
   onEvents: (zone: string, events: PendingEvent[]) => void;
-  /** Scans an exchange's request fields (host, path) before they are stored in its events: see request-fields.ts. */
+  /**
+   * Scans an exchange's request fields (host, path) before they are stored in its events: see
+   * request-fields.ts. Like the backlog's scanner, it must report every level a zone may keep (`low`).
+   */
   scanFields: ScanText;
   onError: (err: unknown) => void;
   /** Idle time allowed on the origin connection before the exchange fails (504 before the response). Default 120 s. */
@@ -322,15 +327,15 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       response: { status: info.status, headers: ur.headers },
     };
     const decided = o.rules(info.zone, traffic).then(
-      (r) => (r.ruleIds.length === 0 ? null : new Set(r.ruleIds)),
+      (r): EffectiveRules | null => (r.ruleIds.length === 0 ? null : r),
       (e: unknown) => {
         o.onError(e);
         return null;
       },
     );
     const capture = new Capture(limit, backlog, (chunks, bytes) => {
-      void decided.then((ruleIds) => {
-        if (ruleIds === null || bytes === 0) {
+      void decided.then((rules) => {
+        if (rules === null || bytes === 0) {
           backlog.release(bytes);
           return;
         }
@@ -340,11 +345,13 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
           meta: { ...(info.fields.contentType === null ? {} : { contentType: info.fields.contentType }), ...(info.contentEncoding === null ? {} : { contentEncoding: info.contentEncoding }) },
           done: async (report) => {
             if (report === null) return;
-            // The pool runs every managed rule; the zone's effective rules pick the findings. Rules are
-            // independent in the engine, so this equals a scanner built with scannerOptionsFor(ruleIds).
-            const findings = report.findings.filter((f) => ruleIds.has(f.ruleId));
+            // The pool runs every managed rule at the lowest threshold; the zone's effective rules pick
+            // the findings, each at or above its own rule's threshold. Rules are independent in the
+            // engine, so this equals a scanner built with scannerOptionsFor(ruleIds, rules), filtered alike.
+            const keep = (f: Finding): boolean => keepsFinding(rules, f);
+            const findings = report.findings.filter(keep);
             if (findings.length === 0) return;
-            const fields = await storedFields(info.fields, o.scanFields, (id) => ruleIds.has(id));
+            const fields = await storedFields(info.fields, o.scanFields, keep);
             o.onEvents(info.zone, eventsOf(info, fields, findings));
           },
         });
@@ -354,8 +361,8 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       });
     });
     // Nothing to run for this zone: let the bytes go as soon as that is known.
-    void decided.then((ruleIds) => {
-      if (ruleIds === null) capture.release();
+    void decided.then((rules) => {
+      if (rules === null) capture.release();
     });
     return capture;
   };

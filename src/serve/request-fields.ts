@@ -1,7 +1,8 @@
 /**
  * The request-derived fields of an event (host, path) and the response's Content-Type pass through
  * the same redaction as a body value before they are stored: they are scanned with the zone's
- * effective rules and every match is masked by `redact()`. A path is scanned as sent, percent-decoded,
+ * effective rules, and every match the zone keeps (its rule runs, at or above the rule's threshold,
+ * as for the body's findings) is masked by `redact()`. A path is scanned as sent, percent-decoded,
  * and percent-decoded with `+` as a space, so `/s/4111%201111%201111%201111` is masked like the plain
  * value; the mask is made of the decoded value. The query string never reaches an event (pathOf).
  */
@@ -95,13 +96,13 @@ function formsOf(fields: RequestFields): Form[] {
 }
 
 /**
- * The stored fields of one exchange: each field with the values `keep` accepts masked. When the scan
+ * The stored fields of one exchange: each field with the findings `keep` accepts masked. When the scan
  * fails, each field is masked whole (nothing unscanned is stored as it came).
  * @example
- * await storedFields({ host: 'shop.example', path: '/acct/4111111111111111', contentType: null }, scan, (id) => ids.has(id));
+ * await storedFields({ host: 'shop.example', path: '/acct/4111111111111111', contentType: null }, scan, (f) => keepsFinding(rules, f));
  * // { host: 'shop.example', path: '/acct/************1111', contentType: null }
  */
-export async function storedFields(fields: RequestFields, scan: ScanText, keep: (ruleId: string) => boolean): Promise<StoredFields> {
+export async function storedFields(fields: RequestFields, scan: ScanText, keep: (finding: Finding) => boolean): Promise<StoredFields> {
   const forms = formsOf(fields);
   // One text, a form a line: one scan for the exchange. A match that runs across a line break (a
   // decoded %0A) is cut at each form's edges, so every form it touches is masked.
@@ -122,7 +123,7 @@ export async function storedFields(fields: RequestFields, scan: ScanText, keep: 
   }
   const ranges: Record<keyof RequestFields, Array<[number, number]>> = { host: [], path: [], contentType: [] };
   for (const finding of findings) {
-    if (!keep(finding.ruleId)) continue;
+    if (!keep(finding)) continue;
     forms.forEach((f, i) => {
       const s = Math.max(finding.start - starts[i]!, 0);
       const e = Math.min(finding.end - starts[i]!, f.bytes.length);

@@ -188,9 +188,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     let proxy: ProxyServer | null = null;
     if (origin !== null) {
       const make = options.createScanner ?? createScanner;
-      // Every managed rule, once per worker: each response's effective rules then select the findings.
+      // Every managed rule at every confidence, once per worker: each response's effective rules then
+      // select the findings (rule ids, and each rule's threshold from the zone's sensitivity_level).
+      // Always at `low` rather than at the lowest level some zone asks for: zones change while the
+      // pool runs, and a second pool for them would double the threads. What it costs (rules whose
+      // context words become optional scan more windows) is in docs/serve.md, "Confidence".
       const workers = options.workers;
-      const scanner = await make({ allRules: true, ...(workers === undefined ? {} : { workers }) });
+      const scanner = await make({ allRules: true, minConfidence: 'low', ...(workers === undefined ? {} : { workers }) });
       cleanup.push(() => scanner.close());
       // Eight bodies per worker thread handed to the pool at once: beyond the two a worker holds, the
       // rest wait in the pool's queue, which hands small bodies to a worker several at a time (with two

@@ -16,12 +16,14 @@ const zone = 'abcdefabcdefabcdefabcdefabcdef02';
 const perBatch = 50;
 const batches = 6;
 
+const kLevels = ['high', 'medium', 'low'] as const;
+
 function events(n: number): PendingEvent[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `${'cd'.repeat(16)}-${i}`, timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString(), zone, action: 'log' as const,
     rulesetId: 'e22d83c647c64a3eae91b71b499d988e', ruleId: 'card-visa', description: 'Visa <card>', tags: ['financial-information'],
     host: 'shop.example', method: 'GET', path: `/p/${i}<script>`, status: 200, contentType: 'application/json', requestId: 'cd'.repeat(16),
-    start: i, end: i + 16, redacted: `************${String(1000 + i)}`,
+    start: i, end: i + 16, redacted: `************${String(1000 + i)}`, confidence: kLevels[i % 3]!,
   }));
 }
 
@@ -79,6 +81,11 @@ describe('detections', () => {
     expect(next.text).toContain('/p/0&lt;script&gt;');
     expect(next.text).toContain('title="Visa &lt;card&gt;"');
     expect(next.text).not.toContain('<script>');
+    // Each event's confidence in its own column.
+    expect(next.text).toContain('<th>Confidence</th>');
+    const levels = [...next.text.matchAll(/<td class="confidence" data-confidence="(\w+)">(\w+)<\/td>/g)].map((m) => [m[1], m[2]]);
+    expect(levels).toHaveLength((batches - perPage) * perBatch);
+    expect(new Set(levels.map(([a, b2]) => `${a}=${b2}`))).toEqual(new Set(['high=high', 'medium=medium', 'low=low']));
   });
 
   it('marks a batch not yet published as pending and an altered one as failed, naming the check', async () => {

@@ -98,6 +98,27 @@ describe('dashboard switches', () => {
     expect(prev.categories![0]).toEqual({ category: tags[0]!, enabled: false });
   });
 
+  it('keeps sensitivity levels set through the API, and shows each running rule\'s threshold', () => {
+    const prev: Overrides = {
+      sensitivity_level: 'medium',
+      categories: [{ category: 'gb', sensitivity_level: 'low' }],
+      rules: [{ id: 'uk-nhs', enabled: true, sensitivity_level: 'default' }, { id: 'us-ssn', sensitivity_level: 'eoff' }],
+    };
+    const next = applySwitches(prev, { all: 'on', tags: new Map<string, Switch>([['gb', 'off']]), rules: new Map<string, Switch>([['uk-nhs', 'default']]) });
+    expect(next).toEqual({
+      enabled: true,
+      sensitivity_level: 'medium',
+      categories: [{ category: 'gb', sensitivity_level: 'low', enabled: false }],
+      rules: [{ id: 'uk-nhs', sensitivity_level: 'default' }, { id: 'us-ssn', sensitivity_level: 'eoff' }],
+    });
+    const rows = new Map(switchesOf(prev).rules.map((r) => [r.id, r]));
+    expect(rows.get('uk-nhs')).toMatchObject({ on: true, threshold: 'high' });
+    expect(rows.get('uk-nino')).toMatchObject({ on: true, threshold: 'low' });
+    expect(rows.get('aws-access-key-id')).toMatchObject({ on: true, threshold: 'medium' });
+    // eoff: shown as not running, whatever its switch.
+    expect(rows.get('us-ssn')).toMatchObject({ own: 'default', on: false, threshold: null });
+  });
+
   it('nothing left to override is no overrides at all', () => {
     expect(applySwitches({ rules: [{ id: ruleIds[0]!, enabled: true }] }, { tags: new Map(), rules: new Map([[ruleIds[0]!, 'default']]) })).toBeUndefined();
     expect(applySwitches(undefined, { all: 'default', tags: new Map([[tags[0]!, 'default']]), rules: new Map() })).toBeUndefined();

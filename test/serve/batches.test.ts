@@ -16,7 +16,7 @@ function events(n: number, from = 0): PendingEvent[] {
     id: `${'cd'.repeat(16)}-${from + i}`, timestamp: new Date(0).toISOString(), zone, action: 'log' as const,
     rulesetId: 'e22d83c647c64a3eae91b71b499d988e', ruleId: 'card-visa', description: 'Visa', tags: ['financial-information'],
     host: 'shop.example', method: 'GET', path: '/p', status: 200, contentType: 'application/json', requestId: 'cd'.repeat(16),
-    start: from + i, end: from + i + 16, redacted: '************1111',
+    start: from + i, end: from + i + 16, redacted: '************1111', confidence: 'high' as const,
   }));
 }
 

@@ -11,7 +11,7 @@ import { ensureTlsMaterial } from '../../src/audit/index.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanner } from '../../src/index.js';
-import { scannerOptionsFor, type Overrides } from '../../src/rulesets/index.js';
+import { keepsFinding, scannerOptionsFor, type EffectiveRules, type Overrides } from '../../src/rulesets/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { LocalScanner } from '../../src/scanner.js';
 import type { BodySource, BodyStream, ScanMeta, ScanReport, Scanner } from '../../src/types.js';
@@ -245,31 +245,38 @@ describe('proxy', () => {
     }
   });
 
-  it('keeps only the findings of the zone\'s effective rules, as a scanner built for those rules finds them', async () => {
-    const body = Buffer.from(JSON.stringify({ email: 'jane.doe@example.org', card: planted.card, key: planted.awsKeyId, ssn: '536-22-8726' }));
-    const overrides: Overrides = { categories: [{ category: 'financial-information', enabled: false }], rules: [{ id: 'email-address', enabled: true }] };
+  it('keeps only the findings of the zone\'s effective rules at their thresholds, as a scanner built for those rules finds them', async () => {
+    // A bare NHS number (no label): reported at medium by a rule with context.without, if any.
+    const body = Buffer.from(JSON.stringify({ email: 'jane.doe@example.org', card: planted.card, key: planted.awsKeyId, ssn: '536-22-8726', ref: '6871775781', nhsNumber: '6671150664' }));
+    const overrides: Overrides = {
+      categories: [{ category: 'financial-information', enabled: false }],
+      rules: [{ id: 'email-address', enabled: true }, { id: 'uk-nhs', sensitivity_level: 'medium' }],
+    };
     const d = temp('leakscan-proxy-rules-');
     const zone = '22222222222222222222222222222222';
     const svc = await startServe({ dataDir: d.dir, port: 0, auditPort: 0, proxyPort: 0 });
-    let ruleIds: string[];
+    let rules: EffectiveRules;
     try {
       await svc.rulesets.createRuleset(zone, {
         name: 'default', kind: 'zone', phase: 'http_response_firewall_managed',
         rules: [{ action: 'execute', expression: 'true', action_parameters: { id: 'e22d83c647c64a3eae91b71b499d988e', overrides } }],
       });
-      ruleIds = (await svc.rulesets.effectiveRules(zone, { request: { url: '/' }, response: { status: 200 } })).ruleIds;
+      rules = await svc.rulesets.effectiveRules(zone, { request: { url: '/' }, response: { status: 200 } });
     } finally {
       await svc.close();
     }
+    const { ruleIds } = rules;
     expect(ruleIds).toContain('email-address');
     expect(ruleIds.some((id) => id.startsWith('card-'))).toBe(false);
-    const all = await createScanner({ allRules: true, workers: 0 });
-    const own = await createScanner({ ...scannerOptionsFor(ruleIds), workers: 0 });
-    const keep = new Set(ruleIds);
-    const filtered = (await all.scan(body, { contentType: 'application/json' })).filter((f) => keep.has(f.ruleId));
-    const direct = await own.scan(body, { contentType: 'application/json' });
+    expect(rules.thresholds['uk-nhs']).toBe('medium');
+    // As the service's pool: every rule at the lowest level, then the zone's rules and thresholds.
+    const all = await createScanner({ allRules: true, minConfidence: 'low', workers: 0 });
+    const own = await createScanner({ ...scannerOptionsFor(ruleIds, rules), workers: 0 });
+    const filtered = (await all.scan(body, { contentType: 'application/json' })).filter((f) => keepsFinding(rules, f));
+    const direct = (await own.scan(body, { contentType: 'application/json' })).filter((f) => keepsFinding(rules, f));
     expect(filtered).toEqual(direct);
-    expect(direct.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['email-address', 'aws-access-key-id']));
+    expect(direct.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['email-address', 'aws-access-key-id', 'uk-nhs']));
+    expect(direct.find((f) => f.ruleId === 'uk-nhs' && f.confidence === 'high')).toBeDefined();
     await all.close();
     await own.close();
   });

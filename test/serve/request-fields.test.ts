@@ -57,7 +57,7 @@ describe('request fields of an event', () => {
   it('keep what the zone\'s rules do not select, and leave clean fields as they are', async () => {
     const key = syntheticStripeKey();
     const path = `/hooks/${key}/x`;
-    expect((await storedFields({ host: 'a.example', path, contentType: null }, scan, (id) => id !== 'stripe-secret-key')).path).toBe(path);
+    expect((await storedFields({ host: 'a.example', path, contentType: null }, scan, (f) => f.ruleId !== 'stripe-secret-key')).path).toBe(path);
     expect((await storedFields({ host: 'a.example', path, contentType: null }, scan, every)).path).not.toContain(key);
     const clean = { host: 'Shop.Example:8443', path: '/api/v1/users/42%2Fprofile', contentType: 'text/html; charset=utf-8' };
     expect(await storedFields(clean, scan, every)).toEqual({ host: 'shop.example:8443', path: clean.path, contentType: clean.contentType });

@@ -166,7 +166,7 @@ describe('leakscan serve', () => {
     const line: LogEvent = {
       batch: n, seq: 0, id: `${'ab'.repeat(16)}-0`, timestamp: new Date().toISOString(), zone, action: 'log',
       rulesetId: 'e22d83c647c64a3eae91b71b499d988e', ruleId: 'card-visa', description: 'Visa card number', tags: ['financial-information'],
-      host, method: 'GET', path: '/crash', status: 200, contentType: 'application/json', requestId: 'ab'.repeat(16), start: 0, end: 16, redacted: '************1111',
+      host, method: 'GET', path: '/crash', status: 200, contentType: 'application/json', requestId: 'ab'.repeat(16), start: 0, end: 16, redacted: '************1111', confidence: 'high',
     };
     const bucket = await openBucket({ dir: join(data.dir, 'events') });
     await bucket.put(key, `${JSON.stringify(line)}\n`);
