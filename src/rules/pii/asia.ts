@@ -166,6 +166,36 @@ export const asiaRules: readonly RuleDef[] = [
     },
   },
   {
+    id: 'kr-rrn-unformatted',
+    description: 'South Korean resident registration number written as 13 bare digits with a valid date and check digit, next to an RRN label.',
+    family: 'pii',
+    tags: ['kr', 'national-id'],
+    enabledByDefault: true,
+    // Thirteen contiguous digits: millisecond timestamps too, which the label screens out in the
+    // shared pass (ASCII words only: a Hangul word would turn that screen off for every timestamp).
+    trigger: { digits: { min: 13, max: 13, separators: '' } },
+    pattern: '[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[1-8][0-9]{6}',
+    maxLength: 13,
+    // A label may be glued to the number (`RRN9601211021413`); a digit may not.
+    boundary: { left: '0-9', right: 'A-Za-z0-9' },
+    context: { words: ['rrn', 'resident registration', 'jumin'], before: kLabelReach },
+    validate: krRrnValid,
+    note: 'The dashed form is kr-rrn, found without a label; 13 bare digits are also millisecond timestamps, so this form needs an ASCII label (RRN, resident registration number). Hangul labels alone (주민등록번호) are not screened for: the bare form after them is missed.',
+    examples: {
+      positive: [
+        { text: '{"name":"김민준","rrn":"8804171234561"}', match: '8804171234561' },
+        { text: 'Resident registration number 9308222876509', match: '9308222876509' },
+        { text: 'RRN0203154102342', match: '0203154102342' },
+      ],
+      negative: [
+        { text: 'RRN 8804171234562' },
+        { text: '{"ts":1712345678901,"rrn_checked":false}' },
+        { text: 'RRN 18804171234561 and 8804171234561x' },
+        { text: 'order 9308222876509 shipped' },
+      ],
+    },
+  },
+  {
     id: 'hk-hkid',
     description: 'Hong Kong identity card number (A123456(7)) with a valid check character in parentheses.',
     family: 'pii',

@@ -27,11 +27,22 @@ function looksLikeDate(eightDigits: string): boolean {
   return y >= 1990 && y <= 2039 && isValidDate(y, Number(eightDigits.slice(4, 6)), Number(eightDigits.slice(6, 8)));
 }
 
+/** Labels of German passports and identity cards. */
+const kDePassportWords = ['passport', 'reisepass', 'passnummer', 'pass-nr', 'passnr', 'pass nr', 'ausweis', 'dokumentennummer', 'document number'];
+
 function dePassportValid(v: string): boolean {
   // At least one letter after the first character: `C` + 8 digits is a US passport card number, and a
   // real German number is all digits after its first letter only about once in 3,000.
-  if (!/[A-Z]/.test(v.slice(1, 9)) || !/[0-9]/.test(v)) return false;
-  return v.length === 9 || icaoCheckDigit(v.slice(0, 9)) === v.charCodeAt(9) - 48;
+  return /[A-Z]/.test(v.slice(1, 9)) && /[0-9]/.test(v);
+}
+
+/**
+ * A German document number ending in its ICAO check digit: the MRZ's 9 characters and the check, or
+ * 8 and the check (how other detectors read the printed 9). Same letter rules as `dePassportValid`.
+ */
+function dePassportChecked(v: string): boolean {
+  const body = v.slice(0, -1);
+  return dePassportValid(body) && icaoCheckDigit(body) === v.charCodeAt(v.length - 1) - 48;
 }
 
 /**
@@ -231,32 +242,59 @@ export const euRules: readonly RuleDef[] = [
   },
   {
     id: 'de-passport',
-    description: 'German passport or identity card number (9 characters of the restricted letter set, optional ICAO check digit) next to a passport or ID label.',
+    description: 'German passport or identity card number as printed (9 characters of the restricted letter set, no check digit) next to a passport or ID label.',
     family: 'pii',
     tags: ['de', 'passport'],
     enabledByDefault: true,
     // The first character is always a letter, so a token of digits alone cannot match.
-    trigger: { token: { min: 9, max: 10, needsLetter: true } },
-    pattern: `[${kDeDocChars}][${kDeDocChars}0-9]{8}[0-9]?`,
-    maxLength: 10,
+    trigger: { token: { min: 9, max: 9, needsLetter: true } },
+    pattern: `[${kDeDocChars}][${kDeDocChars}0-9]{8}`,
+    maxLength: 9,
     // The printed number has no check digit (only the MRZ adds one), so a label is required.
-    context: {
-      words: ['passport', 'reisepass', 'passnummer', 'pass-nr', 'passnr', 'pass nr', 'ausweis', 'dokumentennummer', 'document number'],
-      before: kLabelReach,
-    },
-    validate: dePassportValid,
-    note: 'The optional tenth character is checked as an ICAO 9303 check digit; without it the restricted alphabet and the label are the only evidence.',
+    context: { words: kDePassportWords, before: kLabelReach },
+    // A number whose last character happens to be its check digit is de-passport-checked's.
+    validate: (v) => dePassportValid(v) && !dePassportChecked(v),
+    note: 'Without a check digit the restricted alphabet and the label are the only evidence. A number that ends in a valid ICAO check digit (one printed number in ten, and every 10-character MRZ form) is reported by de-passport-checked instead, so a number yields one finding.',
     examples: {
       positive: [
         { text: '{"dokument":"Reisepass","passnummer":"C4J7RV2K1"}', match: 'C4J7RV2K1' },
-        { text: 'Passport No. CF92LTX706 (Germany)', match: 'CF92LTX706' },
-        { text: 'Personalausweis Nr. LZ6311T475', match: 'LZ6311T475' },
+        { text: 'Passport No. CF92LTX70 (Germany)', match: 'CF92LTX70' },
       ],
       negative: [
-        { text: 'Reisepass CF92LTX707 (Prüfziffer falsch)' },
         { text: 'Passport card C12345678 (US)' },
         { text: 'Reisepass: CA4J7RV2K (the letter A is never used)' },
         { text: '{"session":"C4J7RV2K1","build":"NJ4X82GR57"}' },
+        // Its check digit holds: de-passport-checked's.
+        { text: 'Personalausweis Nr. LZ6311T48' },
+      ],
+    },
+  },
+  {
+    id: 'de-passport-checked',
+    description: 'German passport or identity card number ending in its ICAO 9303 check digit (8 or 9 characters of the restricted letter set and the check digit).',
+    family: 'pii',
+    tags: ['de', 'passport'],
+    enabledByDefault: true,
+    trigger: { token: { min: 9, max: 10, needsLetter: true } },
+    pattern: `[${kDeDocChars}][${kDeDocChars}0-9]{7,8}[0-9]`,
+    maxLength: 10,
+    // One token of this shape in ten passes the check by chance: without a label a number is only `medium`.
+    context: { words: kDePassportWords, before: kLabelReach, without: 'medium' },
+    validate: dePassportChecked,
+    note: 'The MRZ form (the 9-character number and its check digit) and the 9-character form whose last character checks the first 8 (how other detectors read a printed number); printed numbers that do not end in a check digit are de-passport\'s.',
+    examples: {
+      positive: [
+        { text: 'Passport No. CF92LTX706 (Germany)', match: 'CF92LTX706' },
+        { text: 'Personalausweis Nr. LZ6311T475', match: 'LZ6311T475' },
+        { text: 'Reisepass LZ6311T48', match: 'LZ6311T48' },
+        { text: '{"doc":"M10JT2Y36"}', match: 'M10JT2Y36', confidence: 'medium' },
+        { text: 'Nr. G2C9YN0M4 / 2031', match: 'G2C9YN0M4', confidence: 'medium' },
+      ],
+      negative: [
+        { text: 'Reisepass CF92LTX707 (Prüfziffer falsch)' },
+        { text: '{"doc":"M10JT2Y37"}' },
+        { text: 'C01234565 (digits only after the letter) and CA0JT2Y36 (A is never used)' },
+        { text: 'token XM10JT2Y36 and M10JT2Y361' },
       ],
     },
   },

@@ -14,19 +14,21 @@ export const morePassportRules: readonly RuleDef[] = [
     tags: ['in', 'passport'],
     enabledByDefault: true,
     trigger: { token: { min: 8, max: 8, needsLetter: true } },
-    // The series letter (never Q, X or Z), then a serial whose first digit is not 0.
-    pattern: '[A-PR-WY][1-9][0-9]{6}',
+    // The series letter (never Q, X or Z), then a serial whose first and last digits are not 0.
+    pattern: '[A-PR-WY][1-9][0-9]{5}[1-9]',
     maxLength: 8,
-    context: { words: [...kPassportWords, 'passport_no', 'passportno'], before: kLabelReach },
+    // No check digit: without the label a letter and seven digits is only a shape (`low`).
+    context: { words: [...kPassportWords, 'passport_no', 'passportno'], before: kLabelReach, without: 'low' },
     validate: (v) => !passportPlaceholder(digitsOf(v)),
     examples: {
       positive: [
         { text: '{"name":"R. Iyer","passportNo":"K4819263","nationality":"IND"}', match: 'K4819263' },
         { text: 'Passport number: T7305512', match: 'T7305512' },
+        { text: '{"orderId":"K4819263"}', match: 'K4819263', confidence: 'low' },
       ],
       negative: [
-        { text: '{"orderId":"K4819263"}' },
         { text: 'Passport number: Q4819263' },
+        { text: 'Passport number: K4819260 and K0819263' },
         { text: 'Passport A1234567 (example)' },
       ],
     },
