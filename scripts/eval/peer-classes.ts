@@ -93,6 +93,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'twilio-auth-token': 'twilio_key',
   'sendgrid-api-key': 'sendgrid_key',
   'npm-token': 'npm_token',
+  'npmrc-credentials': 'npm_token',
   'pypi-token': 'pypi_token',
   'mailchimp-api-key': 'mailchimp_key',
   'telegram-bot-token': 'telegram_bot_token',

@@ -156,6 +156,39 @@ const lowTok2 = synth('gen-low-2', 40, kBase64Url);
 const lowHex = synth('gen-low-3', 64, kHexLower);
 const lowUuid = `${synth('gen-low-4', 8, kHexLower)}-${synth('gen-low-5', 4, kHexLower)}-4${synth('gen-low-6', 3, kHexLower)}-9${synth('gen-low-7', 3, kHexLower)}-${synth('gen-low-8', 12, kHexLower)}`;
 const lowPw = synth('gen-low-9', 16, `${kAlnum}!#%^*_-`);
+const npmUuid = `${synth('npmrc-1', 8, kHexLower)}-${synth('npmrc-2', 4, kHexLower)}-4${synth('npmrc-3', 3, kHexLower)}-8${synth('npmrc-4', 3, kHexLower)}-${synth('npmrc-5', 12, kHexLower)}`;
+const npmRegTok = synth('npmrc-6', 48, kBase64Url);
+const npmPw = synth('npmrc-7', 16, `${kAlnum}!#%^*_-`);
+
+/** A UUID (npm's legacy tokens, and many private registries'). */
+const kUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Base64 that decodes to printable UTF-8 text (npm's `_password` and `_auth` values), else null. */
+function printableBase64(v: string): string | null {
+  if (v.length < 4 || v.length % 4 === 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return null;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(v, 'base64'));
+    return /^[\x20-\x7e\u00a0-\uffff]+$/u.test(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The value of an `.npmrc` credential: a UUID token, base64 of `user:password` (`_auth`) or of a
+ * password (`_password`) that is not a stand-in, or another registry's token of 20 or more
+ * characters that looks generated. Shorter tokens (`abc123def456`) are what docs write.
+ */
+function npmrcCredentialValid(v: string): boolean {
+  if (kUuid.test(v)) return true;
+  const text = printableBase64(v);
+  if (text !== null) {
+    const colon = text.indexOf(':');
+    if (colon > 0) return realCredentials(text.slice(0, colon), text.slice(colon + 1));
+    if (!stopPassword(text) && credentialLike(text)) return true;
+  }
+  return v.length >= 20 && !codeOrPath(v) && credentialLike(v);
+}
 
 /**
  * `user:password` handed to a command-line client, unless the password is a shell or template
@@ -516,6 +549,39 @@ export const genericRules: readonly RuleDef[] = [
         { text: 'await Task.Delay(100, cancellationToken: CancellationToken.None);' },
         { text: `tokenizer = "${lowTok}"` },
         { text: 'implementation com.auth0:java-jwt-4.4.0' },
+      ],
+    },
+  },
+  {
+    id: 'npmrc-credentials',
+    description: 'Registry credential in an .npmrc line (//host/:_authToken=, :_auth=, :_password=).',
+    family: 'secrets',
+    tags: ['npm', 'credentials'],
+    enabledByDefault: true,
+    trigger: { keywords: [':_authToken', ':_auth=', ':_password'] },
+    // npm scopes a credential to a registry URL without its scheme; the keys are case-sensitive.
+    pattern: String.raw`//[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%@+-]*)*:_(?:authToken|auth|password)[ \t]*=[ \t]*["']?([A-Za-z0-9._~+/=-]{8,})`,
+    group: 1,
+    maxLength: 500,
+    // The registry's host and path come before the key.
+    lead: 300,
+    boundary: { left: '', right: 'A-Za-z0-9._~+/=-' },
+    minEntropy: 3,
+    validate: npmrcCredentialValid,
+    examples: {
+      positive: [
+        { text: `//registry.npmjs.org/:_authToken=${npmUuid}\n`, match: npmUuid },
+        { text: `@acme:registry=https://npm.pkg.example.com/\n//npm.pkg.example.com/:_authToken=${npmRegTok}`, match: npmRegTok },
+        { text: `//nexus.internal:8081/repository/npm-private/:_auth=${b64(`ci-publisher:${npmPw}`)}`, match: b64(`ci-publisher:${npmPw}`) },
+        { text: `//registry.internal/:username=ci\n//registry.internal/:_password="${b64(npmPw)}"`, match: b64(npmPw) },
+      ],
+      negative: [
+        { text: '//registry.npmjs.org/:_authToken=${NPM_TOKEN}' },
+        { text: `//registry.npmjs.org/:_auth=${b64('user:password')}` },
+        { text: `//registry.npmjs.org/:_auth=${b64('deploy:deploy')}` },
+        { text: '//registry.npmjs.org/:_authToken=short-token-1' },
+        { text: '//registry.npmjs.org/:_authToken=00000000-0000-0000-0000-000000000000' },
+        { text: `//registry.internal/:_password=${b64('changeme')}` },
       ],
     },
   },
