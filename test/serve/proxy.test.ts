@@ -11,6 +11,7 @@ import { ensureTlsMaterial } from '../../src/audit/index.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanner } from '../../src/index.js';
+import { allRuleDefs } from '../../src/rules/index.js';
 import { keepsFinding, scannerOptionsFor, type EffectiveRules, type Overrides } from '../../src/rulesets/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { LocalScanner } from '../../src/scanner.js';
@@ -277,6 +278,9 @@ describe('proxy', () => {
     expect(filtered).toEqual(direct);
     expect(direct.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['email-address', 'aws-access-key-id', 'uk-nhs']));
     expect(direct.find((f) => f.ruleId === 'uk-nhs' && f.confidence === 'high')).toBeDefined();
+    // The bare number is kept at the rule's medium threshold when the rule reports it at all.
+    const bare = allRuleDefs.find((r) => r.id === 'uk-nhs')?.context?.without === 'medium';
+    expect(direct.some((f) => f.ruleId === 'uk-nhs' && f.confidence === 'medium')).toBe(bare);
     await all.close();
     await own.close();
   });
