@@ -44,6 +44,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   // The peers' MRZ class holds TD1, TD2 and TD3 zones alike.
   'passport-mrz': 'passport_mrz',
   'id-card-mrz': 'passport_mrz',
+  'passport-mrz-line': 'passport_mrz',
   'email-address': 'email',
   'phone-number': 'phone',
   'ip-address': 'ip_address',

@@ -30,7 +30,7 @@ export { ipv4Octets, ipv4Public, ipv4Valid, ipv6Valid } from './ip.js';
 export { jwtValid, jwtAlg, jwtClaims, decodeJwtJson } from './jwt.js';
 export { krRrnValid } from './kr-rrn.js';
 export { luhnValid } from './luhn.js';
-export { mrzTd3Valid, mrzTd1Valid } from './mrz.js';
+export { mrzTd3Valid, mrzTd3Line2Valid, mrzTd2Valid, mrzTd1Valid } from './mrz.js';
 export { mxCurpValid } from './mx-curp.js';
 export { nlBsnValid } from './nl-bsn.js';
 export { noFodselsnummerValid } from './no-fodselsnummer.js';

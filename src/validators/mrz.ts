@@ -14,8 +14,19 @@ import { icaoCheckDigit } from './icao9303.js';
 export function mrzTd3Valid(value: string): boolean {
   if (value.length < 88) return false;
   const line1 = value.slice(0, 44);
-  const line2 = value.slice(-44);
   if (!/^P[A-Z<][A-Z<]{42}$/.test(line1)) return false;
+  return mrzTd3Line2Valid(value.slice(-44));
+}
+
+/**
+ * The data line of a TD3 MRZ on its own (ICAO Doc 9303 part 4, line 2: 44 characters): every check
+ * digit (document number, birth date, expiry date, optional data or `<`, composite) and real dates,
+ * as in `mrzTd3Valid`, without the name line.
+ *
+ * @example
+ * mrzTd3Line2Valid('L898902C36UTO7408122F1204159ZE184226B<<<<<10'); // true (Doc 9303 part 4 specimen)
+ */
+export function mrzTd3Line2Valid(line2: string): boolean {
   const m = kLine2.exec(line2);
   if (!m) return false;
   const [, docNo, docCheck, , birth, birthCheck, , expiry, expiryCheck, optional, optionalCheck, composite] = m;
@@ -63,6 +74,42 @@ export function mrzTd1Valid(value: string): boolean {
   if (!checks(compositeField, composite!)) return false;
   return plausibleDate(birth!) && plausibleDate(expiry!) && /[A-Z0-9]/.test(docNo) && line3.includes('<<');
 }
+
+/**
+ * Machine readable zone of a TD2 identity document (ICAO Doc 9303 part 6: two lines of 36 characters).
+ * Line 1: document code (`I`, `A` or `C` first), issuing state and the name, which holds `<<`. Line 2:
+ * document number and check, nationality, birth date and check, sex, expiry and check, optional data
+ * and the composite check (over positions 1-10, 14-20 and 22-35). When the document number's check
+ * position holds `<`, the number continues in the optional data and ends with its check digit, as in
+ * TD1. As for TD3, separators between the lines are skipped.
+ *
+ * @example
+ * mrzTd2Valid('I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\nD231458907UTO7408122F1204159<<<<<<<6'); // true (Doc 9303 part 6 specimen)
+ */
+export function mrzTd2Valid(value: string): boolean {
+  if (value.length < 72) return false;
+  const line1 = value.slice(0, 36);
+  const line2 = value.slice(-36);
+  if (!/^[IAC][A-Z<][A-Z<]{34}$/.test(line1) || !line1.slice(5).includes('<<')) return false;
+  const m = kTd2Line2.exec(line2);
+  if (!m) return false;
+  const [, docField, docCheckField, , birth, birthCheck, , expiry, expiryCheck, optional, composite] = m;
+  if (!checks(birth!, birthCheck!) || !checks(expiry!, expiryCheck!)) return false;
+  let docNo = docField!;
+  let docCheck = docCheckField!;
+  if (docCheck === '<') {
+    const rest = /^([A-Z0-9]*)([0-9])</.exec(optional! + '<');
+    if (!rest) return false;
+    docNo += rest[1]!;
+    docCheck = rest[2]!;
+  }
+  if (!/^[0-9]$/.test(docCheck) || !checks(docNo, docCheck)) return false;
+  if (!checks(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 35), composite!)) return false;
+  return plausibleDate(birth!) && plausibleDate(expiry!) && /[A-Z0-9]/.test(docNo);
+}
+
+// number(9) check nationality(3) birth(6) check sex expiry(6) check optional(7) composite
+const kTd2Line2 = /^([A-Z0-9<]{9})([0-9<])([A-Z<]{3})([0-9]{6})([0-9])([MFX<])([0-9]{6})([0-9])([A-Z0-9<]{7})([0-9])$/;
 
 // birth(6) check sex expiry(6) check nationality(3) optional(11) composite
 const kTd1Line2 = /^([0-9]{6})([0-9])([MFX<])([0-9]{6})([0-9])([A-Z<]{3})([A-Z0-9<]{11})([0-9])$/;

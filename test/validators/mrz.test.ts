@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mrzTd1Valid, mrzTd3Valid } from '../../src/validators/mrz.js';
+import { mrzTd1Valid, mrzTd2Valid, mrzTd3Line2Valid, mrzTd3Valid } from '../../src/validators/mrz.js';
 import { digitChanges, digitPositions, utcDates } from './helpers.js';
 
 // ICAO Doc 9303 part 4 specimen, the German specimen passport (Erika Mustermann), and the older
@@ -163,4 +163,83 @@ describe('mrzTd1Valid', () => {
     ['not an ID document code', edit(specimen, 0, 0, 'P')],
     ['two lines only', join(specimen.slice(0, 2))],
   ])('rejects: %s', (_name, v) => expect(mrzTd1Valid(v)).toBe(false));
+});
+
+describe('mrzTd3Line2Valid', () => {
+  it.each([
+    ['ICAO specimen', icao[1]],
+    ['German specimen', german[1]],
+    ['Doc 9303 part 11 specimen', part11[1]],
+  ])('accepts the data line of the %s on its own', (_name, l) => expect(mrzTd3Line2Valid(l)).toBe(true));
+
+  it('accepts composed data lines and rejects any change of one digit', () => {
+    fc.assert(
+      fc.property(kDocNo, kNat, kYymmdd, kSex, kYymmdd, kOptional(14), fc.nat(43), (doc, nat, birth, sex, expiry, opt, at) => {
+        const line2 = td3Line2(doc, nat, birth, sex, expiry, opt);
+        expect(mrzTd3Line2Valid(line2), line2).toBe(true);
+        const positions = digitPositions(line2);
+        for (const c of digitChanges(line2, positions[at % positions.length]!)) expect(mrzTd3Line2Valid(c), c).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ['document number check digit + 1', with2(icao, 9, '7').slice(-44)],
+    ['composite check digit + 1', with2(icao, 43, '1').slice(-44)],
+    ['one character short', icao[1].slice(1)],
+    ['with its name line', `${icao[0]}\n${icao[1]}`],
+  ])('rejects: %s', (_name, v) => expect(mrzTd3Line2Valid(v)).toBe(false));
+});
+
+describe('mrzTd2Valid', () => {
+  // ICAO Doc 9303 part 6 specimen (TD2, Anna Maria Eriksson of Utopia).
+  const specimen = ['I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907UTO7408122F1204159<<<<<<<6'] as const;
+  /** TD2 line 2 from its fields (Doc 9303 part 6: the composite covers positions 1-10, 14-20, 22-35). */
+  function td2Line2(doc: string, nat: string, birth: string, sex: string, expiry: string, optional: string): string {
+    const body = `${doc}${check(doc)}${nat}${birth}${check(birth)}${sex}${expiry}${check(expiry)}${optional}`;
+    return body + check(body.slice(0, 10) + body.slice(13, 20) + body.slice(21, 35));
+  }
+  const name = 'IDFRAMARTIN<<CLAIRE<ANNE<<<<<<<<<<<<';
+
+  it.each([
+    ['ICAO specimen', `${specimen[0]}\n${specimen[1]}`],
+    ['ICAO specimen, <br> between lines', `${specimen[0]}<br>${specimen[1]}`],
+    ['ICAO specimen, lines concatenated', `${specimen[0]}${specimen[1]}`],
+  ])('accepts %s', (_name, v) => expect(mrzTd2Valid(v)).toBe(true));
+
+  it('composes the specimen with the independent check digit', () => {
+    const l = specimen[1];
+    expect(td2Line2(l.slice(0, 9), l.slice(10, 13), l.slice(13, 19), l[20]!, l.slice(21, 27), l.slice(28, 35))).toBe(l);
+  });
+
+  it('accepts composed zones and rejects any change of one digit of line 2', () => {
+    fc.assert(
+      fc.property(kDocNo, kNat, kYymmdd, kSex, kYymmdd, kOptional(7), fc.nat(35), (doc, nat, birth, sex, expiry, opt, at) => {
+        const line2 = td2Line2(doc, nat, birth, sex, expiry, opt);
+        // A filler at the check position means a longer number continued in the optional data.
+        fc.pre(line2[9] !== '<');
+        expect(mrzTd2Valid(`${name}\n${line2}`), line2).toBe(true);
+        const positions = digitPositions(line2);
+        for (const c of digitChanges(line2, positions[at % positions.length]!)) expect(mrzTd2Valid(`${name}\n${c}`), c).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a document number longer than nine characters from the optional data', () => {
+    // RP7KX4NC92L: nine characters, a filler at the check position, then 2L and the check digit.
+    const line2 = td2Line2('RP7KX4NC9', 'POL', '880229', 'F', '290301', `2L${check('RP7KX4NC92L')}<<<<`).replace(/^(.{9})./, '$1<');
+    const fixed = line2.slice(0, 35) + check(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 35));
+    expect(mrzTd2Valid(`${name}\n${fixed}`)).toBe(true);
+    expect(mrzTd2Valid(`${name}\n${fixed.slice(0, 30)}${(Number(fixed[30]) + 1) % 10}${fixed.slice(31)}`)).toBe(false);
+  });
+
+  it.each([
+    ['composite + 1', `${specimen[0]}\n${specimen[1].slice(0, 35)}7`],
+    ['document number check + 1', `${specimen[0]}\n${specimen[1].slice(0, 9)}8${specimen[1].slice(10)}`],
+    ['a passport code', `P${specimen[0].slice(1)}\n${specimen[1]}`],
+    ['no << in the name', `I<UTOERIKSSON<ANNA<MARIA<<<<<<<<<<<<`.replace('<<<<<<<<<<<<', 'X<X<X<X<X<X<') + `\n${specimen[1]}`],
+    ['a TD1 zone', 'I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<MARIA<<<<<<<<<<'],
+  ])('rejects: %s', (_name, v) => expect(mrzTd2Valid(v)).toBe(false));
 });
