@@ -14,8 +14,14 @@ const gcpKeyId = synth('gcp-sa-1', 40, kHexLower);
 const gcpKeyId2 = synth('gcp-sa-2', 40, kHexLower);
 const gocspx = tok('GOCSPX-', synth('gcp-oauth-1', 28, kBase64Url));
 const gocspx2 = tok('GOCSPX-', synth('gcp-oauth-2', 28, kBase64Url));
-const azKey = `${synth('az-key-1', 86, kBase64)}==`;
-const azKey2 = `${synth('az-key-2', 86, kBase64)}==`;
+/** A storage account key: 64 random bytes, so the base64 character before `==` carries 2 bits (A, Q, g or w). */
+const azureKey = (seed: string): string => `${synth(seed, 85, kBase64)}${'AQgw'.charAt(synth(`${seed}-last`, 1, '0123').charCodeAt(0) - 48)}==`;
+const azKey = azureKey('az-key-1');
+const azKey2 = azureKey('az-key-2');
+const azKey3 = azureKey('az-key-3');
+
+/** 86 base64 characters and `==` hold exactly 64 bytes when the last character's 4 low bits are zero. */
+const azureKeyCanonical = (v: string): boolean => 'AQgw'.includes(v.charAt(85));
 const azAd = `${synth('az-ad-1', 3)}8${tok('Q~', synth('az-ad-1b', 34, `${kBase64Url}~.`))}`;
 const azAd2 = `${synth('az-ad-2', 3)}3${tok('Q~', synth('az-ad-2b', 31, kBase64Url))}`;
 const sasSig = `${synth('az-sas-1', 43, kBase64)}=`;
@@ -207,25 +213,30 @@ export const cloudRules: readonly RuleDef[] = [
   },
   {
     id: 'azure-storage-account-key',
-    description: 'Azure Storage account key (88-character base64 AccountKey).',
+    description: 'Azure Storage account key (88-character base64 AccountKey), assigned or after the word Azure.',
     family: 'secrets',
     tags: ['azure'],
     enabledByDefault: true,
     trigger: {
       keywords: [
         'accountkey', 'account_key', 'account-key', 'storagekey', 'storage_key', 'storage-key',
-        'storageaccesskey', 'storage_access_key', 'storage-access-key',
+        'storageaccesskey', 'storage_access_key', 'storage-access-key', 'azure', 'with identity',
       ],
     },
-    // A storage key is 64 random bytes: 86 base64 characters and `==`.
-    pattern: String.raw`(?:AccountKey|(?:storage|account)[_.-]?(?:account[_.-]?)?(?:access[_.-]?)?key)${kAssign}([A-Za-z0-9+/]{86}==)`,
+    // A storage key is 64 random bytes: 86 base64 characters and `==`. Assigned to a key name, or
+    // after the word Azure or SQL's `CREATE CREDENTIAL … WITH IDENTITY = '…', SECRET = '…'`, on the
+    // same line or one of the next two (a connection snippet, a credential statement). A bare value
+    // of this shape is not reported at any level: SSH public keys, SHA-512 digests and HMAC keys
+    // have it too (detect-secrets' negatives say the same).
+    pattern: String.raw`(?:(?:AccountKey|(?:storage|account)[_.-]?(?:account[_.-]?)?(?:access[_.-]?)?key)${kAssign}|(?:azure|with[ \t]+identity)(?:[^\r\n]*\r?\n){0,2}[^\r\n]*?[^A-Za-z0-9+/=-])([A-Za-z0-9+/]{86}==)`,
     ignoreCase: true,
     group: 1,
-    maxLength: 150,
+    maxLength: 400,
     // At most `storage_` (8 characters) comes before a trigger (`account_key`, `accountkey`…).
     lead: 8,
     boundary: { right: kBase64Boundary },
     minEntropy: 4.5,
+    validate: azureKeyCanonical,
     examples: {
       positive: [
         {
@@ -233,6 +244,8 @@ export const cloudRules: readonly RuleDef[] = [
           match: azKey,
         },
         { text: `{"storageAccountKey": "${azKey2}"}`, match: azKey2 },
+        { text: `# Azure blob backup\nbackup:\n  key: ${azKey3}\n`, match: azKey3 },
+        { text: `CREATE DATABASE SCOPED CREDENTIAL BlobCred\nWITH IDENTITY = 'backups01',\n  SECRET = '${azKey}';`, match: azKey },
       ],
       negative: [
         {
@@ -242,6 +255,15 @@ export const cloudRules: readonly RuleDef[] = [
         { text: `AccountKey=${azKey.slice(1)}` },
         { text: `SomethingElse=${azKey}` },
         { text: `AccountKey=${'A'.repeat(86)}==` },
+        // Not 64 bytes: the character before the padding has bits set past the 64th byte.
+        { text: `AccountKey=${azKey.slice(0, 85)}B==` },
+        // A SHA-512 integrity hash is 64 bytes too; after `sha512-` it is not a key.
+        { text: `Azure pipeline cache: "integrity": "sha512-${azKey2}"` },
+        // Three lines after the word: out of reach.
+        { text: `# Azure
+line 1
+line 2
+key: ${azKey3}` },
       ],
     },
   },
