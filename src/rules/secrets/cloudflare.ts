@@ -76,7 +76,9 @@ export const cloudflareRules: readonly RuleDef[] = [
     tags: ['cloudflare'],
     enabledByDefault: true,
     trigger: { keywords: ['x-auth-key', 'cloudflare', 'cf_api', 'cf-api', 'cfapi', 'cf_key', 'cf-key', 'cf_global'] },
-    pattern: String.raw`(?:x-auth-key|(?:cloudflare|cf)[A-Za-z0-9_.-]{0,24}?key)["'\]]?[ \t]{0,4}(?:=>|:=|=|:|,)[ \t]{0,4}["']?([0-9a-f]{37})`,
+    // The header, a Cloudflare key or token name, or the vendor's name alone as the key
+    // (`cloudflare: "…"`): 37 hex digits are the Global API Key's shape and no other Cloudflare secret's.
+    pattern: String.raw`(?:x-auth-key|(?:cloudflare|cf)[A-Za-z0-9_.-]{0,24}?(?:key|token)|cloudflare)["'\]]?[ \t]{0,4}(?:=>|:=|=|:|,)[ \t]{0,4}["']?([0-9a-f]{37})`,
     ignoreCase: true,
     group: 1,
     maxLength: 80,
@@ -87,12 +89,16 @@ export const cloudflareRules: readonly RuleDef[] = [
         { text: `curl -H "X-Auth-Email: ops@example.org" -H "X-Auth-Key: ${globalKey}"`, match: globalKey },
         { text: `CLOUDFLARE_GLOBAL_API_KEY=${globalKey}`, match: globalKey },
         { text: `headers = {"X-Auth-Key": "${globalKey}"}`, match: globalKey },
+        { text: `dns:\n  cloudflare: "${globalKey}"\n`, match: globalKey },
+        { text: `CLOUDFLARE_AUTH_TOKEN=${globalKey}`, match: globalKey },
       ],
       negative: [
         { text: `X-Auth-Key: ${globalKey.slice(0, 36)}` },
         { text: `X-Auth-Key: ${globalKey}f` },
         { text: `X-Request-Key: ${globalKey}` },
         { text: `X-Auth-Key: ${'0'.repeat(37)}` },
+        { text: `cloudflare: "${globalKey}0"` },
+        { text: `cfg: "${globalKey}"` },
       ],
     },
   },
