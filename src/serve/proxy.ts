@@ -16,9 +16,9 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import { classifyContentType, parseContentEncoding } from '../content/index.js';
 import { kMaxScanBytes } from '../engine/index.js';
-import type { Finding } from '../types.js';
+import type { Confidence, Finding } from '../types.js';
 import { keptBytes } from '../pool/index.js';
-import { keepsFinding, type EffectiveRules, type Traffic } from '../rulesets/index.js';
+import { keepsFinding, lowestThreshold, type EffectiveRules, type Traffic } from '../rulesets/index.js';
 import { eventsOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
 import { storedFields, type ScanText } from './request-fields.js';
 import { hostName } from './zones.js';
@@ -40,9 +40,14 @@ export interface ProxyOptions {
   onEvents: (zone: string, events: PendingEvent[]) => void;
   /**
    * Scans an exchange's request fields (host, path) before they are stored in its events: see
-   * request-fields.ts. Like the backlog's scanner, it must report every level a zone may keep (`low`).
+   * request-fields.ts. Like the backlog's scanner, it reports the levels `reach` was asked for.
    */
   scanFields: ScanText;
+  /**
+   * Resolves once the backlog's scanner (and `scanFields`) report `level` and above; asked before a
+   * body is queued with the lowest threshold of its zone's rules. Default: they report every level.
+   */
+  reach?: (level: Confidence) => Promise<void>;
   onError: (err: unknown) => void;
   /** Idle time allowed on the origin connection before the exchange fails (504 before the response). Default 120 s. */
   originTimeoutMs?: number;
@@ -334,11 +339,14 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       },
     );
     const capture = new Capture(limit, backlog, (chunks, bytes) => {
-      void decided.then((rules) => {
+      void decided.then(async (rules) => {
         if (rules === null || bytes === 0) {
           backlog.release(bytes);
           return;
         }
+        // A zone that keeps findings below `high` waits, the first time, for the scanner to report them
+        // (its bytes stay reserved meanwhile). Should that fail, it is scanned at the level there is.
+        if (o.reach !== undefined) await o.reach(lowestThreshold(rules)).catch(o.onError);
         backlog.submit({
           chunks,
           bytes,

@@ -23,6 +23,7 @@ import type { PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
 import type { Scanner } from '../types.js';
 import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
+import { LevelledScanner } from './levels.js';
 import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
@@ -188,13 +189,12 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     let proxy: ProxyServer | null = null;
     if (origin !== null) {
       const make = options.createScanner ?? createScanner;
-      // Every managed rule at every confidence, once per worker: each response's effective rules then
-      // select the findings (rule ids, and each rule's threshold from the zone's sensitivity_level).
-      // Always at `low` rather than at the lowest level some zone asks for: zones change while the
-      // pool runs, and a second pool for them would double the threads. What it costs (rules whose
-      // context words become optional scan more windows) is in docs/serve.md, "Confidence".
+      // Every managed rule, once per worker: each response's effective rules then select the findings
+      // (rule ids, and each rule's threshold from the zone's sensitivity_level). At the default level
+      // until a zone keeps findings below it; then at `low` (levels.ts).
       const workers = options.workers;
-      const scanner = await make({ allRules: true, minConfidence: 'low', ...(workers === undefined ? {} : { workers }) });
+      const poolOptions = { allRules: true, ...(workers === undefined ? {} : { workers }) };
+      const scanner = new LevelledScanner(await make(poolOptions), 'high', (minConfidence) => make({ ...poolOptions, minConfidence }));
       cleanup.push(() => scanner.close());
       // Eight bodies per worker thread handed to the pool at once: beyond the two a worker holds, the
       // rest wait in the pool's queue, which hands small bodies to a worker several at a time (with two
@@ -213,6 +213,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           rules: (zone, traffic) => service.effectiveRules(zone, traffic),
           backlog,
           onEvents: (zone, list) => void events.add(zone, list),
+          reach: (level) => scanner.reach(level),
           scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
           onError,
           ...(options.originCa === undefined ? {} : { originCa: options.originCa }),

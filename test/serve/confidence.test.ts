@@ -1,5 +1,5 @@
 /**
- * Per-zone thresholds in `leakscan serve`: the pool scans at the lowest level, each zone keeps the
+ * Per-zone thresholds in `leakscan serve`: the pool moves to the lowest level once a zone needs it, each zone keeps the
  * findings at or above its rules' thresholds (`sensitivity_level`), for the body's events and for the
  * masking of the request fields alike, and every stored event carries its confidence and still verifies.
  * A stand-in scanner makes findings of known levels, so the test does not depend on which rules
@@ -10,16 +10,23 @@ import { managedRuleset } from '../../src/index.js';
 import { startServe, verifyDataDir } from '../../src/serve/index.js';
 import type { PoolScannerOptions } from '../../src/pool/index.js';
 import type { BodySource, BodyStream, Confidence, Finding, ScanMeta, ScanReport, Scanner } from '../../src/types.js';
+import { kConfidenceRank } from '../../src/rules/index.js';
 import { get, plant, readBatches, startOrigin, tempDir, type Origin } from './helpers.js';
 
-/** `LABEL-n` is a high finding, `BARE-n` a medium one, `SHAPE-n` a low one; all of rule `uk-nhs`. */
-class LevelledScanner implements Scanner {
+/**
+ * `LABEL-n` is a high finding, `BARE-n` a medium one, `SHAPE-n` a low one, all of rule `uk-nhs`;
+ * reported from its `minConfidence` up (default high), as the engine does.
+ */
+class FakeLevels implements Scanner {
+  closed = false;
+  constructor(readonly minConfidence: Confidence = 'high') {}
   async analyze(body: BodySource, _meta?: ScanMeta): Promise<ScanReport> {
     const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
     const text = bytes.toString('latin1');
     const findings: Finding[] = [];
     const levels: Record<string, Confidence> = { LABEL: 'high', BARE: 'medium', SHAPE: 'low' };
     for (const m of text.matchAll(/(LABEL|BARE|SHAPE)-[0-9]+/g)) {
+      if (kConfidenceRank[levels[m[1]!]!] < kConfidenceRank[this.minConfidence]) continue;
       findings.push({ ruleId: 'uk-nhs', description: 'NHS number', tags: ['pii', 'gb'], start: m.index, end: m.index + m[0].length, redacted: `${m[1]}-**`, confidence: levels[m[1]!]! });
     }
     return { findings, contentKind: 'text', bytesScanned: bytes.length, bytesSeen: bytes.length, bytesReceived: bytes.length, truncated: false, notices: [] };
@@ -35,7 +42,9 @@ class LevelledScanner implements Scanner {
   async scanStream(body: BodyStream, meta?: ScanMeta) {
     return (await this.analyzeStream(body, meta)).findings;
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closed = true;
+  }
 }
 
 const ZA = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaa0001';
@@ -68,27 +77,33 @@ describe('confidence in leakscan serve', () => {
   it('scans at low, keeps per zone what its sensitivity_level asks for, in events and in masked paths', async () => {
     const d = tempDir('leakscan-confidence-');
     const made: PoolScannerOptions[] = [];
+    const scanners: FakeLevels[] = [];
     const svc = await startServe({
       dataDir: d.dir, port: 0, auditPort: 0, proxyPort: 0, origin: origin.url,
       zones: { hosts: { 'a.example': ZA, 'b.example': ZB, 'c.example': ZC } },
       createScanner: async (o) => {
         made.push(o);
-        return new LevelledScanner();
+        scanners.push(new FakeLevels(o.minConfidence));
+        return scanners.at(-1)!;
       },
       batch: { intervalMs: 20 },
       onError: () => {},
     });
     try {
-      expect(made).toHaveLength(1);
-      expect(made[0]).toMatchObject({ allRules: true, minConfidence: 'low' });
+      // At the default level while no zone asks for less.
+      expect(made).toEqual([{ allRules: true }]);
       await deploy(svc.api.url, svc.admin.token, ZA);
       await deploy(svc.api.url, svc.admin.token, ZB, { rules: [{ id: 'uk-nhs', sensitivity_level: 'medium' }] });
       await deploy(svc.api.url, svc.admin.token, ZC, { sensitivity_level: 'low' });
-      for (const host of ['a.example', 'b.example', 'c.example']) {
-        const r = await get(`${svc.proxy!.url}${path}`, host);
-        expect(r.body.equals(body)).toBe(true);
-      }
+      const r = await get(`${svc.proxy!.url}${path}`, 'a.example');
+      expect(r.body.equals(body)).toBe(true);
       await svc.flush();
+      expect(made).toHaveLength(1);
+      // The first zone that keeps medium findings moves the pool to low, once; the high one is closed.
+      for (const host of ['b.example', 'c.example']) await get(`${svc.proxy!.url}${path}`, host);
+      await svc.flush();
+      expect(made).toEqual([{ allRules: true }, { allRules: true, minConfidence: 'low' }]);
+      expect(scanners.map((s) => s.closed)).toEqual([true, false]);
     } finally {
       await svc.close();
     }
