@@ -10,7 +10,7 @@ import { managedRuleset } from '../../src/index.js';
 import { startServe, verifyDataDir } from '../../src/serve/index.js';
 import type { PoolScannerOptions } from '../../src/pool/index.js';
 import type { BodySource, BodyStream, Confidence, Finding, ScanMeta, ScanReport, Scanner } from '../../src/types.js';
-import { kConfidenceRank } from '../../src/rules/index.js';
+import { allRuleDefs, kConfidenceRank } from '../../src/rules/index.js';
 import { get, plant, readBatches, startOrigin, tempDir, type Origin } from './helpers.js';
 
 /**
@@ -52,10 +52,15 @@ const ZB = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbb0002';
 const ZC = 'cccccccccccccccccccccccccccc0003';
 const body = Buffer.from(JSON.stringify({ a: 'LABEL-1', b: 'BARE-2', c: 'SHAPE-3' }));
 const path = '/p/BARE-77.json';
+/** A mod-11-valid NHS number without its label (medium, for a rule with context.without), and a labelled one. */
+const nhsBody = Buffer.from(JSON.stringify({ ref: '6871775781', patient: { nhsNumber: '6671150664' } }));
 let origin: Origin;
 
 beforeAll(async () => {
-  origin = await startOrigin({ [path]: { headers: { 'content-type': 'application/json' }, body, decoded: body } }, plant());
+  origin = await startOrigin({
+    [path]: { headers: { 'content-type': 'application/json' }, body, decoded: body },
+    '/patient.json': { headers: { 'content-type': 'application/json' }, body: nhsBody, decoded: nhsBody },
+  }, plant());
 });
 afterAll(async () => {
   await origin?.close();
@@ -123,6 +128,31 @@ describe('confidence in leakscan serve', () => {
     const report = await verifyDataDir(d.dir);
     expect(report.ok, JSON.stringify(report.zones)).toBe(true);
     expect(report.zones.map((z) => z.zone).sort()).toEqual([ZA, ZB, ZC]);
+    d.remove();
+  });
+
+  it.skipIf(allRuleDefs.find((r) => r.id === 'uk-nhs')?.context?.without === undefined)('with the engine: a zone with sensitivity_level low on uk-nhs stores a bare number the default zone does not', { timeout: 120_000 }, async () => {
+    const d = tempDir('leakscan-confidence-engine-');
+    const svc = await startServe({
+      dataDir: d.dir, port: 0, auditPort: 0, proxyPort: 0, origin: origin.url, workers: 0,
+      zones: { hosts: { 'a.example': ZA, 'b.example': ZB } },
+      batch: { intervalMs: 20 },
+      onError: () => {},
+    });
+    try {
+      await deploy(svc.api.url, svc.admin.token, ZA);
+      await deploy(svc.api.url, svc.admin.token, ZB, { rules: [{ id: 'uk-nhs', sensitivity_level: 'low' }] });
+      for (const host of ['a.example', 'b.example']) await get(`${svc.proxy!.url}/patient.json`, host);
+      await svc.flush();
+    } finally {
+      await svc.close();
+    }
+    const events = [...(await readBatches(d.dir)).values()].flatMap((b) => b.events).filter((e) => e.ruleId === 'uk-nhs');
+    const at = (offset: number) => nhsBody.indexOf(offset === 0 ? '6871775781' : '6671150664');
+    expect(events.filter((e) => e.zone === ZA).map((e) => [e.start, e.confidence])).toEqual([[at(1), 'high']]);
+    expect(events.filter((e) => e.zone === ZB).map((e) => [e.start, e.confidence])).toEqual([[at(0), 'medium'], [at(1), 'high']]);
+    for (const e of events) expect(JSON.stringify(e)).not.toMatch(/6871775781|6671150664/);
+    expect((await verifyDataDir(d.dir)).ok).toBe(true);
     d.remove();
   });
 });
