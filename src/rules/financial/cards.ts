@@ -13,10 +13,11 @@ import { kNumberLeadIn, kNumberLeadInLength } from './shape.js';
  *   digits) comes out too long or in a wrong grouping and `validate` drops it, instead of the slice
  *   being reported. The price: a grouped number directly followed by a space and more digits
  *   (`4111 1111 1111 1111 12/29`) is dropped too; written unseparated it is found;
- * - validate: separators are none or all the same single space or dash, in the brand's usual grouping
- *   (4-4-4-4, 4-6-5 for Amex, 4-6-4 for 14-digit Diners, 4-4-4-4-3 for 19 digits; 17 and 18 digits
- *   are accepted unseparated only), the length is one the brand issues, the IIN range is the brand's,
- *   and the Luhn check holds (through the `luhn` package, see src/validators/luhn.ts).
+ * - validate: separators are none or all the same single space or dash, in a grouping cards and forms
+ *   print (4-4-4-4 or 8-8 for 16 digits, 4-6-5 or 4-4-4-3 for 15, 4-6-4 or 4-4-4-2 for 14, 4-4-4-4-3
+ *   for 19; 17 and 18 digits are accepted unseparated only), the length is one the brand issues, the
+ *   IIN range is the brand's, and the Luhn check holds (through the `luhn` package, see
+ *   src/validators/luhn.ts).
  *
  * IIN ranges follow the networks' published ranges as summarised by ISO/IEC 7812 registries and the
  * acquirers' BIN guides. Where two brands overlap, one rule owns the range so a number yields a single
@@ -39,9 +40,9 @@ interface Brand {
 
 /** Groupings printed on cards and in forms, by number length (group sizes joined with `-`). */
 const kGroupings: Readonly<Record<number, readonly string[]>> = {
-  14: ['4-6-4'],
-  15: ['4-6-5'],
-  16: ['4-4-4-4'],
+  14: ['4-6-4', '4-4-4-2'],
+  15: ['4-6-5', '4-4-4-3'],
+  16: ['4-4-4-4', '8-8'],
   19: ['4-4-4-4-3'],
 };
 
@@ -94,9 +95,9 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
   }
   // The run's digits up to the 19th (a dot ends the value), with the separator before each. Most runs
   // of a log fail the cheapest tests on the way, before anything is copied: a brand's first digit
-  // (2-6), and, when separators come before the 12th digit, a first group of 4 (every brand's grouping
-  // starts with 4: `6332907625 200 546` is no card) and one kind of separator, a space or a dash
-  // (`2024-473989 200 470` is none either). The shared pass checks the same as the rules' run shape;
+  // (2-6), and, when separators come before the 12th digit, a first group of 4 or 8 (every
+  // grouping starts with one: `6332907625 200 546` is no card) and one kind of separator, a space or a
+  // dash (`2024-473989 200 470` is none either). The shared pass checks the same as the rules' run shape;
   // this is the gate's own statement of it.
   const after = kGateAfter;
   const sepBefore = kGateSep;
@@ -115,7 +116,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
       sep = c;
       if (n === 0 || n >= kMinCardDigits) continue;
       if (firstSep === 0) {
-        if (n !== 4 || (c !== 32 && c !== 45)) return false;
+        if ((n !== 4 && n !== 8) || (c !== 32 && c !== 45)) return false;
         firstSep = c;
       } else if (c !== firstSep) return false;
     }
@@ -186,9 +187,10 @@ function cardRule(brand: Brand): RuleDef {
     tags: ['card', brand.tag],
     enabledByDefault: brand.enabledByDefault,
     // Cards are written with spaces or dashes only: dots do not join the run (decimals, SVG paths).
-    // The run gate's first tests (a first digit of 2-6; before the 12th digit, groups of one
-    // separator after a first group of 4) are checked in the shared pass itself.
-    trigger: { digits: { min, separators: ' -', shape: { first: '23456', groups: { within: kMinCardDigits, first: 4, chars: ' -' } } } },
+    // The run gate's first tests are checked in the shared pass itself, as far as a shape can say
+    // them: the brand's first digits; before the 8th digit, groups of one separator after a first
+    // group of 4 (an 8-8 number has no separator there).
+    trigger: { digits: { min, separators: ' -', shape: { first: '23456', groups: { within: 8, first: 4, chars: ' -' } } } },
     pattern: `${kNumberLeadIn}(${brand.first4}(?:${plain}|${grouped}))`,
     group: 1,
     // The lead-in judges the left side itself (it may start with a letter: `Visa 4111…`).
@@ -252,7 +254,7 @@ const kMastercard: Brand = {
     { text: '{"pan":"5555555555554445"}' },
     { text: 'outside 2-series: 2721123456789019 and 2220123456789015' },
     { text: 'prefix 56: 5655555555554444' },
-    { text: 'grouping 5555 5555 5555 4444 1 and 55555555 55554444' },
+    { text: 'grouping 5555 5555 5555 4444 1 and 555555 5555554444 and 5555555 555554444' },
   ],
 };
 
@@ -268,10 +270,11 @@ const kAmex: Brand = {
     { text: '{"amex":"378282246310005"}', match: '378282246310005' },
     { text: '<span>3714 496353 98431</span>', match: '3714 496353 98431' },
     { text: 'AMEX 3782-822463-10005 exp 04/30', match: '3782-822463-10005' },
+    { text: 'grouped as sixteen-digit cards are: 3782 8224 6310 005', match: '3782 8224 6310 005' },
   ],
   negative: [
     { text: '{"amex":"378282246310006"}' },
-    { text: 'wrong grouping 3782 8224 6310 005' },
+    { text: 'wrong grouping 3782 82246 310005 and 3782 8224 6310 006' },
     { text: 'imei 353456789012347 and 358282246310005' },
     { text: 'longer 3782 822463 10005 1234' },
   ],
@@ -311,6 +314,7 @@ const kJcb: Brand = {
     { text: '{"jcb":"3530111333300000"}', match: '3530111333300000' },
     { text: 'カード番号：3566 0020 2036 0505', match: '3566 0020 2036 0505' },
     { text: 'pan=3589-1234-5678-9012-346\n', match: '3589-1234-5678-9012-346' },
+    { text: 'JCB: 35301113 33300000', match: '35301113 33300000' },
   ],
   negative: [
     { text: '{"jcb":"3530111333300001"}' },
@@ -333,6 +337,7 @@ const kDiners: Brand = {
     { text: '{"diners":"30569309025904"}', match: '30569309025904' },
     { text: 'Diners 3622 720627 1667', match: '3622 720627 1667' },
     { text: '<td>3056-9300-0902-0004</td>', match: '3056-9300-0902-0004' },
+    { text: 'Diners 3622 7206 2716 67', match: '3622 7206 2716 67' },
   ],
   negative: [
     { text: '{"diners":"30569309025905"}' },
@@ -366,22 +371,28 @@ const kMaestro: Brand = {
   id: 'card-maestro',
   name: 'Maestro',
   tag: 'maestro',
-  first4: '(?:5018|5020|5038|5893|6304|6759|676[1-3])',
+  // Switch (633110, 6333) and Solo (6334, 6767), the UK debit cards that became Maestro UK.
+  first4: '(?:5018|5020|5038|5893|6304|633[134]|6759|676[1-37])',
   lengths: [12, 13, 14, 15, 16, 17, 18, 19],
-  iin: (d) => ['5018', '5020', '5038', '5893', '6304', '6759', '6761', '6762', '6763'].includes(d.slice(0, 4)),
+  iin: (d) => kMaestroIins.includes(d.slice(0, 4)) && (!d.startsWith('6331') || d.startsWith('633110')),
   enabledByDefault: false,
   note: 'Maestro numbers run from 12 to 19 digits, so with Luhn passing one number in ten, short digit runs (12-15 digits, common as ids) on these prefixes would be reported; enable it where Maestro cards are expected.',
   positive: [
     { text: '{"maestro":"6759649826438453"}', match: '6759649826438453' },
     { text: 'Maestro 6304 1234 5678 9015', match: '6304 1234 5678 9015' },
     { text: 'pan: 5018123456789', match: '5018123456789' },
+    { text: 'Switch 6331 1012 3456 7892', match: '6331 1012 3456 7892' },
+    { text: 'solo=6767123456789015', match: '6767123456789015' },
   ],
   negative: [
     { text: '{"maestro":"6759649826438454"}' },
     { text: 'not Maestro 6760123456789012' },
     { text: 'too short 50181234567' },
+    { text: 'not Switch 6331201234567890' },
   ],
 };
+
+const kMaestroIins = ['5018', '5020', '5038', '5893', '6304', '6331', '6333', '6334', '6759', '6761', '6762', '6763', '6767'];
 
 const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro];
 /** Every brand's validator, default-off brands included (a gate is shared, whatever rules are on). */
