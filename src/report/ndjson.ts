@@ -34,6 +34,9 @@ function ruleFragment(f: Finding): string {
   return json;
 }
 
+/** The three levels JSON-encoded once (a line is written per finding; see `ruleFragment`). */
+const kConfidenceJson: ReadonlyMap<string, string> = new Map(['high', 'medium', 'low'].map((c) => [c, JSON.stringify(c)]));
+
 /**
  * NDJSON lines of one result: one finding per line, keys exactly in the order INTERFACE.md gives
  * (`path, ruleId, description, tags, start, end, redacted, confidence`: `publicFinding`'s order), each line what
@@ -46,7 +49,7 @@ export function ndjsonLines({ path, report }: ScanResult): string {
   const lines: string[] = new Array<string>(findings.length + 1);
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i]!;
-    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)},"confidence":${JSON.stringify(f.confidence)}}`;
+    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)},"confidence":${kConfidenceJson.get(f.confidence) ?? JSON.stringify(f.confidence)}}`;
   }
   lines[findings.length] = '';
   return lines.join('\n');

@@ -59,6 +59,9 @@ describe('ndjson', () => {
     // Fields past the public ones (an engine bug) are never written.
     const leaky = findings.map((f) => ({ ...f, raw: kRawValue }));
     expect(ndjsonLines({ path, report: report(leaky) })).toBe(expected);
+    // A confidence outside the three levels (an engine bug) is still encoded as JSON.
+    const odder = [{ ...findings[0]!, confidence: 'toString' as 'high' }];
+    expect(JSON.parse(ndjsonLines({ path, report: report(odder) })).confidence).toBe('toString');
   });
 
   it('writes nothing for a result without findings', () => {
