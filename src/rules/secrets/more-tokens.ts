@@ -22,6 +22,8 @@ function discordToken(seed: string, idDigits: number): string {
 }
 const discord = discordToken('discord-1', 18);
 const discord2 = discordToken('discord-2', 19);
+// A token typed by hand: the right segment lengths, a first segment that is not a base64 number.
+const discordShape = `M${synth('discord-6', 23)}.${synth('discord-7', 6, kBase64Url)}.${synth('discord-8', 27, kBase64Url)}`;
 const artifactoryKey = tok('AKCp', `8${synth('jfrog-1', 68)}`);
 const artifactoryRef = tok('cmVmdGtuOjAxOj', `E3${synth('jfrog-2', 48)}`);
 
@@ -268,6 +270,34 @@ export const moreTokenRules: readonly RuleDef[] = [
         // The first segment must decode to a numeric id.
         { text: `token=${btoa(synth('discord-3', 18)).replace(/=+$/, '')}.${synth('discord-4', 6)}.${synth('discord-5', 27)}` },
         { text: `token=${discord.slice(0, discord.lastIndexOf('.') + 10)}` },
+      ],
+    },
+  },
+  {
+    id: 'discord-token-shape',
+    description: 'Three dot-separated segments shaped like a Discord token whose first segment does not decode to a user id; low confidence.',
+    family: 'secrets',
+    tags: ['discord'],
+    enabledByDefault: true,
+    confidence: 'low',
+    trigger: { token: { min: 23, max: 27, needsDigit: false, needsLetter: true } },
+    runGate: discordGate,
+    pattern: '[MNO][A-Za-z0-9]{22,26}\\.[A-Za-z0-9_-]{6,7}\\.[A-Za-z0-9_-]{27,38}',
+    maxLength: 73,
+    lead: 0,
+    boundary: { left: kTokenBoundary, right: kTokenBoundary },
+    minEntropy: 3.5,
+    // The tokens whose id decodes are discord-token's, at high: only the rest are reported here, so a
+    // token is never reported twice.
+    validate: (v) => !discordIdValid(v) && mixedAlnum(v.slice(0, v.indexOf('.'))),
+    note: 'Low confidence: the segment lengths of a Discord token (as detect-secrets checks them) without its structure, a base64 user id; tokens typed by hand in tests and docs have this shape only.',
+    examples: {
+      positive: [
+        { text: `DISCORD_TOKEN=${discordShape}`, match: discordShape },
+      ],
+      negative: [
+        { text: `DISCORD_TOKEN=${discord}` },
+        { text: `token=${discordShape.replace(/\.([A-Za-z0-9_-]{6})\./, (_m, s: string) => `.${s.slice(1)}.`)}` },
       ],
     },
   },
