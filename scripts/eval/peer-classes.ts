@@ -102,6 +102,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'anthropic-api-key': 'anthropic_api_key',
   jwt: 'jwt',
   'jwt-unsigned': 'jwt',
+  'jwt-base64': 'jwt',
   'private-key': 'private_key',
   // detect-secrets' basic-auth class is credentials in a URL; gitleaks' is `curl -u user:password`.
   'url-credentials': 'basic_auth',
@@ -119,6 +120,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'heroku-api-key': 'heroku_api_key',
   'heroku-api-key-legacy': 'heroku_api_key',
   'discord-token': 'discord_token',
+  'discord-token-shape': 'discord_token',
   'artifactory-token': 'artifactory_token',
 };
 

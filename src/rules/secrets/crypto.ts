@@ -1,7 +1,8 @@
 import type { RuleDef } from '../types.js';
 import { jwtAlg, jwtClaims, jwtValid } from '../../validators/jwt.js';
 import { pemPrivateKeyValid } from '../../validators/pem.js';
-import { kTokenBoundary } from './fragments.js';
+import { isPlaceholder } from '../placeholders.js';
+import { kBase64Boundary, kTokenBoundary } from './fragments.js';
 import { b64url, jwtSample, kBase64, kBase64Url, kHexLower, pemSample, synth } from './samples.js';
 
 /**
@@ -18,6 +19,17 @@ function signedJwt(token: string): boolean {
   if (!jwtValid(token)) return false;
   const alg = jwtAlg(token);
   return alg !== null && alg.toLowerCase() !== 'none' && !publicByDesign(token);
+}
+
+/**
+ * A signed JWT wrapped in base64 once more (a token stored or passed as base64: `ZXlK…` is the base64
+ * of `eyJ`): decodes the value and checks the token it holds. A trailing newline (`echo … | base64`)
+ * is allowed.
+ */
+function base64WrappedJwt(value: string): boolean {
+  const bytes = Buffer.from(value, value.includes('-') || value.includes('_') ? 'base64url' : 'base64');
+  const text = bytes.toString('latin1').replace(/\r?\n$/, '');
+  return /^eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{20,}$/.test(text) && signedJwt(text) && !isPlaceholder(text);
 }
 
 /** Unsigned JWT (`alg: none`, empty signature). */
@@ -47,6 +59,8 @@ const jwtHs = jwtSample({ alg: 'HS256', typ: 'JWT' }, { sub: 'user-4821', iat: 1
 const jwtRs = jwtSample({ alg: 'RS256', kid: synth('jwt-kid', 16, kHexLower), typ: 'JWT' }, { iss: 'https://id.example.test', aud: 'api', sub: '42', scope: 'read write' }, 'jwt-2', 342);
 const jwtNone = jwtSample({ alg: 'none', typ: 'JWT' }, { sub: 'admin', role: 'owner' }, 'jwt-3', 0);
 const jwtNone2 = jwtSample({ alg: 'none' }, { user: 'guest-19' }, 'jwt-4', 0);
+const jwtWrapped = Buffer.from(jwtHs).toString('base64');
+const jwtWrapped2 = Buffer.from(`${jwtRs}\n`).toString('base64url');
 const supabaseAnon = jwtSample({ alg: 'HS256', typ: 'JWT' }, { iss: 'supabase', ref: 'abcdefghijklmnopqrst', role: 'anon', iat: 1700000000, exp: 2000000000 }, 'jwt-5');
 
 const rsaKey = pemSample('RSA PRIVATE KEY', 'pem-1', 1588, 'MIIEowIBAAKCAQEA');
@@ -99,6 +113,34 @@ export const cryptoRules: readonly RuleDef[] = [
         { text: `t=${jwtNone}${synth('jwt-10', 43, kBase64Url)}` },
         { text: `const SUPABASE_ANON_KEY = "${supabaseAnon}";` },
         { text: `t=x${jwtHs}` },
+      ],
+    },
+  },
+  {
+    id: 'jwt-base64',
+    description: 'Signed JSON Web Token wrapped in base64 (ZXlK…), checked by decoding it.',
+    family: 'secrets',
+    tags: ['jwt'],
+    enabledByDefault: true,
+    // `ZXlK` is the base64 of `eyJ`, which every JWT starts with, at a multiple of three bytes.
+    trigger: { keywords: ['ZXlK'], next: 'A-Za-z0-9+/_-' },
+    pattern: '(?:ZXlK[A-Za-z0-9+/]{40,}|ZXlK[A-Za-z0-9_-]{40,})={0,2}',
+    // A JWT's 8 KB in base64.
+    maxLength: 11000,
+    lead: 0,
+    boundary: { left: kBase64Boundary + '_-', right: kBase64Boundary + '_-' },
+    validate: base64WrappedJwt,
+    examples: {
+      positive: [
+        { text: `{"session":"${jwtWrapped}"}`, match: jwtWrapped },
+        { text: `X-Forwarded-Token: ${jwtWrapped2}\r\n`, match: jwtWrapped2 },
+      ],
+      negative: [
+        // Base64 of a JWT-shaped text that is not a JWT, of an unsigned token, of jwt.io's sample.
+        { text: `v=${Buffer.from(`eyJ${synth('jwt-11', 30, kBase64Url)}.ey${synth('jwt-12', 40, kBase64Url)}.${synth('jwt-13', 43, kBase64Url)}`).toString('base64')}` },
+        { text: `v=${Buffer.from(jwtNone).toString('base64')}` },
+        { text: `v=${Buffer.from('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c').toString('base64')}` },
+        { text: `v=${jwtWrapped.slice(0, 60)}` },
       ],
     },
   },
