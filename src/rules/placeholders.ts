@@ -26,6 +26,12 @@ export const knownSampleValues: ReadonlySet<string> = new Set<string>([
   // Prefixed samples are written in two pieces so that code-host secret scanners do not flag this file.
   'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
   'sk_test_' + '4eC39HqLyjWDarjtT1zdp7dc',
+  // The test API key of Google's own Firebase Android SDK (firebase/firebase-android-sdk:
+  // firebase-common/src/androidTest/java/com/google/firebase/FirebaseAppTest.java and
+  // FirebaseOptionsTest.java, firebase-common/src/androidTest/res/values/strings.xml), copied into
+  // sample apps with the SDK's tests. The SDK's other test key there (AIzaSy + the alphabet, in
+  // firebase-appdistribution's tests) is an alphabet run, which isPlaceholder drops already.
+  'AIzaSy' + 'D3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
   // jwt.io's introductory token (HS256 over "your-256-bit-secret"), copied into countless pages.
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);

@@ -9,6 +9,8 @@ describe('knownSampleValues', () => {
     'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
     // Prefixed values are split so that secret scanners do not flag this file.
     'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
+    // The Firebase Android SDK's own test key (firebase/firebase-android-sdk, firebase-common tests).
+    'AIzaSy' + 'D3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   ])('suppresses the published sample %s', (v) => {
     expect(knownSampleValues.has(v)).toBe(true);
