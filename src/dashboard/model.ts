@@ -5,7 +5,7 @@
  * turn on. The page never computes which rules run by itself: `thresholdsByOverrides` (behind
  * `enabledByOverrides`) is the same function the scanner's effective configuration uses.
  */
-import { kManagedRulesetId, managedRuleset } from '../rules/index.js';
+import { allRuleDefs, kManagedRulesetId, managedRuleset } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
@@ -61,6 +61,8 @@ export interface RuleRow {
   on: boolean;
   /** The lowest confidence it reports, from `sensitivity_level` (set through the API); null when it does not run. */
   threshold: Confidence | null;
+  /** The level of its best finding (a rule's own `confidence`, default high): below `threshold`, it reports nothing. */
+  best: Confidence;
 }
 
 export interface TagRow {
@@ -93,6 +95,7 @@ export function switchesOf(overrides: Overrides | undefined): Switches {
   const ownTag = new Map<string, Switch>();
   for (const c of overrides?.categories ?? []) if (c.enabled !== undefined) ownTag.set(c.category, switchOf(c.enabled));
   const counts = new Map<string, { rules: number; on: number }>();
+  const best = new Map(allRuleDefs.map((d) => [d.id, d.confidence ?? 'high']));
   const rules: RuleRow[] = managedRuleset.rules.map((r) => {
     const on = running.has(r.id);
     for (const t of r.tags) {
@@ -101,7 +104,7 @@ export function switchesOf(overrides: Overrides | undefined): Switches {
       if (on) c.on += 1;
       counts.set(t, c);
     }
-    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on, threshold: running.get(r.id) ?? null };
+    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on, threshold: running.get(r.id) ?? null, best: best.get(r.id) ?? 'high' };
   });
   const tags: TagRow[] = [...counts]
     .map(([tag, c]) => ({ tag, rules: c.rules, own: ownTag.get(tag) ?? 'default', on: c.on }))

@@ -7,7 +7,8 @@ import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
-import { kSwitches, type Deployment, type Switch, type Switches } from './model.js';
+import { kSwitches, type Deployment, type RuleRow, type Switch, type Switches } from './model.js';
+import { kConfidenceRank } from '../rules/index.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
 export function zoneBase(zone: string): string {
@@ -110,6 +111,13 @@ function switchSelect(name: string, value: Switch, label: string, disabled: bool
 
 const kThresholdText: Record<Confidence, string> = { high: 'High', medium: 'Medium and high', low: 'Every level' };
 
+/** What a rule reports in the zone: nothing when it does not run, or when its best finding is below its threshold. */
+function reportsText(r: RuleRow): string {
+  if (r.threshold === null) return '';
+  if (kConfidenceRank[r.best] < kConfidenceRank[r.threshold]) return `Nothing (its findings are ${r.best}: lower sensitivity_level)`;
+  return kThresholdText[r.threshold];
+}
+
 function matches(q: string, r: { id: string; description: string; tags: string[] }): boolean {
   if (q === '') return true;
   const needle = q.toLowerCase();
@@ -177,7 +185,7 @@ ${v.query === '' ? '' : html`<a href="${base}">Clear</a>`}
 <table class="rules">
 <thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th><th>Reports</th></tr></thead>
 <tbody>${shown.map(
-      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td><td class="threshold" data-threshold="${r.threshold ?? ''}">${r.threshold === null ? '' : kThresholdText[r.threshold]}</td></tr>`,
+      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td><td class="threshold" data-threshold="${r.threshold ?? ''}">${reportsText(r)}</td></tr>`,
     )}</tbody>
 </table>
 <p class="hint">Reports: the lowest confidence of the findings kept, from the zone's <code>sensitivity_level</code> overrides, which the Rulesets API sets (<code>default</code>: high only; <code>medium</code>; <code>low</code>: every level; <code>eoff</code>: the rule does not run). Saving switches here keeps them.</p>

@@ -167,6 +167,26 @@ describe('dashboard', () => {
     expect(ep3.rules[0]!.action_parameters).toEqual({ id: kManagedRulesetId, version: 'latest' });
   });
 
+  it('shows the sensitivity set through the API and keeps it when switches are saved', async () => {
+    const b = await signedIn();
+    const ep = await d.service.getEntrypoint(zone, kPhase);
+    const rule = ep.rules[0]!;
+    await d.service.editRule(zone, ep.id, rule.id, {
+      action: 'execute', expression: rule.expression, enabled: rule.enabled,
+      action_parameters: { id: kManagedRulesetId, overrides: { rules: [{ id: onByDefault.id, sensitivity_level: 'medium' }] } },
+    });
+    const reports = (text: string, id: string) => new RegExp(`data-rule="${id}">.*?data-threshold="(\\w*)">([^<]*)<`, 's').exec(text)?.slice(1);
+    expect(reports((await b.get(page)).text, onByDefault.id)).toEqual(['medium', 'Medium and high']);
+    expect(await post(b, 'overrides', { [`rule.${offByDefault.id}`]: 'on' })).toMatchObject({ status: 303 });
+    const after = await d.service.getEntrypoint(zone, kPhase);
+    expect((after.rules[0]!.action_parameters as { overrides: unknown }).overrides).toEqual({
+      rules: [{ id: onByDefault.id, sensitivity_level: 'medium' }, { id: offByDefault.id, enabled: true }],
+    });
+    expect(reports((await b.get(page)).text, offByDefault.id)).toEqual(['high', 'High']);
+    // Back to the defaults for the tests that follow.
+    await d.service.editRule(zone, ep.id, rule.id, { action: 'execute', expression: rule.expression, enabled: rule.enabled, action_parameters: { id: kManagedRulesetId } });
+  });
+
   it('refuses unknown switches and values without changing anything', async () => {
     const b = await signedIn();
     const before = await d.service.getEntrypoint(zone, kPhase);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applySwitches, switchesOf, type Switch } from '../../src/dashboard/index.js';
 import { managedRuleset } from '../../src/index.js';
+import { allRuleDefs } from '../../src/rules/index.js';
 import { enabledByOverrides, type Overrides } from '../../src/rulesets/index.js';
 
 const ruleIds = managedRuleset.rules.map((r) => r.id);
@@ -117,6 +118,17 @@ describe('dashboard switches', () => {
     expect(rows.get('aws-access-key-id')).toMatchObject({ on: true, threshold: 'medium' });
     // eoff: shown as not running, whatever its switch.
     expect(rows.get('us-ssn')).toMatchObject({ own: 'default', on: false, threshold: null });
+  });
+
+  it('gives each rule the level of its best finding, so a rule below its zone\'s threshold can say it reports nothing', () => {
+    const rows = switchesOf({ enabled: true }).rules;
+    for (const r of rows) expect(r.best).toBe(allRuleDefs.find((d) => d.id === r.id)!.confidence ?? 'high');
+    const lower = allRuleDefs.find((d) => d.confidence !== undefined && d.confidence !== 'high');
+    if (lower !== undefined) {
+      const row = switchesOf({ enabled: true }).rules.find((r) => r.id === lower.id)!;
+      expect(row).toMatchObject({ on: true, threshold: 'high', best: lower.confidence });
+      expect(switchesOf({ enabled: true, rules: [{ id: lower.id, sensitivity_level: 'low' }] }).rules.find((r) => r.id === lower.id)!.threshold).toBe('low');
+    }
   });
 
   it('nothing left to override is no overrides at all', () => {
