@@ -32,6 +32,20 @@ export const knownSampleValues: ReadonlySet<string> = new Set<string>([
   // sample apps with the SDK's tests. The SDK's other test key there (AIzaSy + the alphabet, in
   // firebase-appdistribution's tests) is an alphabet run, which isPlaceholder drops already.
   'AIzaSy' + 'D3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
+  // The SDK's other committed test keys (same repository), grouped by file. firebase-storage tests:
+  // src/test/java/com/google/firebase/storage/TestUtil.java, then
+  // src/androidTest/java/com/google/firebase/storage/integration/IntegrationTest.java.
+  'AIzaSy' + 'CkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
+  'AIzaSy' + 'DMAScliyLx7F0NPDEJi1QmyCgHIAODrlU',
+  // firebase-perf/src/test/java/com/google/firebase/perf/FirebasePerformanceTestBase.java.
+  'AIzaSy' + 'BcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw',
+  // firebase-messaging/src/test/java/com/google/firebase/messaging/testing/: FirebaseIidTestUtil.java
+  // and FirebaseIidRoboTestHelper.java, then MessagingTestHelper.java.
+  'AIzaSy' + 'BF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU',
+  'AIzaSy' + 'DSb51JiIcB6OJpwwMicseKRhhrOq1cS7g',
+  // firebase-dataconnect/google-services.json, then firebase-dataconnect/demo/google-services.json.
+  'AIzaSy' + 'B8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
+  'AIzay' + 'DNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A',
   // jwt.io's introductory token (HS256 over "your-256-bit-secret"), copied into countless pages.
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);

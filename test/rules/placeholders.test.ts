@@ -11,6 +11,14 @@ describe('knownSampleValues', () => {
     'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
     // The Firebase Android SDK's own test key (firebase/firebase-android-sdk, firebase-common tests).
     'AIzaSy' + 'D3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
+    // Its other committed test keys (firebase-storage, -perf, -messaging and -dataconnect).
+    'AIzaSy' + 'CkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
+    'AIzaSy' + 'DMAScliyLx7F0NPDEJi1QmyCgHIAODrlU',
+    'AIzaSy' + 'BcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw',
+    'AIzaSy' + 'BF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU',
+    'AIzaSy' + 'DSb51JiIcB6OJpwwMicseKRhhrOq1cS7g',
+    'AIzaSy' + 'B8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
+    'AIzay' + 'DNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A',
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   ])('suppresses the published sample %s', (v) => {
     expect(knownSampleValues.has(v)).toBe(true);
