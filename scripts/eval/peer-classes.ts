@@ -104,6 +104,8 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'jwt-unsigned': 'jwt',
   'jwt-base64': 'jwt',
   'private-key': 'private_key',
+  'private-key-der': 'private_key',
+  'putty-private-key': 'private_key',
   // detect-secrets' basic-auth class is credentials in a URL; gitleaks' is `curl -u user:password`.
   'url-credentials': 'basic_auth',
   'http-basic-auth': 'basic_auth',

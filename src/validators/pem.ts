@@ -18,7 +18,8 @@ export function pemPrivateKeyValid(block: string): boolean {
   let rest = block.slice(m[0].length);
   const end = rest.indexOf('-----END');
   if (end >= 0) rest = rest.slice(0, end);
-  const lines = rest.replace(/\\r\\n|\\n|\\r/g, '\n').split(/\r?\n|\r/);
+  // Line breaks may be escaped, and the block may be string literals joined in code (`"…" + "…"`).
+  const lines = rest.replace(/["'][ \t]*\+?[ \t\r\n]*["']/g, '\n').replace(/\\r\\n|\\n|\\r/g, '\n').split(/\r?\n|\r/);
   let body = '';
   let headers = false;
   for (const raw of lines) {

@@ -1,9 +1,11 @@
 import type { RuleDef } from '../types.js';
 import { jwtAlg, jwtClaims, jwtValid } from '../../validators/jwt.js';
 import { pemPrivateKeyValid } from '../../validators/pem.js';
+import { derPrivateKeyBase64Valid } from '../../validators/der-key.js';
+import { ppkValid } from '../../validators/ppk.js';
 import { isPlaceholder } from '../placeholders.js';
 import { kBase64Boundary, kTokenBoundary } from './fragments.js';
-import { b64url, jwtSample, kBase64, kBase64Url, kHexLower, pemSample, synth } from './samples.js';
+import { b64url, derKeySample, jwtSample, kBase64, kBase64Url, kHexLower, pemSample, ppkSample, synth } from './samples.js';
 
 /**
  * Tokens that are JWTs but published on purpose: Supabase's `anon` key is meant to ship in every
@@ -48,7 +50,10 @@ function placeholderPem(block: string): boolean {
 /** The private-key pattern, assembled from named parts (see the rule's comment). */
 function pemPattern(): string {
   const label = String.raw`[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----`;
-  const sep = String.raw`(?:[ \t\r\n]|\\[rn])`;
+  // A line break, real or escaped, or where a key is written as string literals joined in code
+  // (`"…\n" +` then `"…"` on the next line, Python's adjacent literals): a closing quote, an optional
+  // `+` and an opening quote.
+  const sep = String.raw`(?:[ \t\r\n]|\\[rn]|["'][ \t]*\+?[ \t\r\n]*["'])`;
   const header = String.raw`${sep}{1,24}[A-Za-z][A-Za-z0-9-]{0,40}: ?[^\r\n\\]{1,100}`;
   const chunk = '[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*';
   const end = String.raw`(?:${sep}{1,24}[A-Za-z0-9+/=]{1,15}){0,2}${sep}{0,24}-----END${label}`;
@@ -63,6 +68,11 @@ const jwtWrapped = Buffer.from(jwtHs).toString('base64');
 const jwtWrapped2 = Buffer.from(`${jwtRs}\n`).toString('base64url');
 const supabaseAnon = jwtSample({ alg: 'HS256', typ: 'JWT' }, { iss: 'supabase', ref: 'abcdefghijklmnopqrst', role: 'anon', iat: 1700000000, exp: 2000000000 }, 'jwt-5');
 
+const derPkcs8 = derKeySample('pkcs8', 'der-1');
+const derPkcs1 = derKeySample('pkcs1', 'der-2');
+const derSec1 = derKeySample('sec1', 'der-3');
+const ppkEd25519 = ppkSample('ppk-1');
+const ppkRsaEscaped = ppkSample('ppk-2', 'ssh-rsa', 2, '\\n');
 const rsaKey = pemSample('RSA PRIVATE KEY', 'pem-1', 1588, 'MIIEowIBAAKCAQEA');
 const pkcs8Env = pemSample('PRIVATE KEY', 'pem-2', 1620, 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '\\n');
 const pkcs8Json = pemSample('PRIVATE KEY', 'pem-2j', 1620, 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
@@ -75,6 +85,11 @@ const encryptedLegacy = pemSample('RSA PRIVATE KEY', 'pem-5', 1600, '', '\n', [
 ]);
 const ecKey = pemSample('EC PRIVATE KEY', 'pem-6', 164, 'MHcCAQEEI');
 const truncated = rsaKey.slice(0, rsaKey.indexOf('\n-----END'));
+// The same block as string literals joined in Java (`"…\n" +`) and as Python's adjacent literals.
+const javaLiterals = rsaKey.split('\n').map((l) => `"${l}\\n"`).join(' +\n        ');
+const javaKey = javaLiterals.slice(1, javaLiterals.lastIndexOf('-----') + 5);
+const pyLiterals = ecKey.split('\n').map((l) => `    '${l}\\n'`).join('\n');
+const pyKey = pyLiterals.slice(5, pyLiterals.lastIndexOf('-----') + 5);
 const oneLine = pemSample('RSA PRIVATE KEY', 'pem-13', 1200, 'MIIEowIBAAKCAQEA', ' ');
 const yamlIndented = pemSample('EC PRIVATE KEY', 'pem-14', 164, 'MHcCAQEEI', '\n    ');
 const pgpBody = synth('pem-7', 640, kBase64).match(/.{1,64}/g)!.join('\n');
@@ -203,6 +218,8 @@ export const cryptoRules: readonly RuleDef[] = [
         { text: pgpKey, match: pgpKey },
         { text: `${truncated}\nThen restart the service and check the logs.`, match: truncated },
         { text: `HEROKU_KEY="${oneLine}"`, match: oneLine },
+        { text: `String key = ${javaLiterals};`, match: javaKey },
+        { text: `KEY = (\n${pyLiterals}\n)`, match: pyKey },
         { text: `stringData:\n  tls.key: |\n    ${yamlIndented}\n  tls.crt: x`, match: yamlIndented },
         {
           text: JSON.stringify({ type: 'service_account', private_key: `${pkcs8Json}\n` }),
@@ -219,6 +236,68 @@ export const cryptoRules: readonly RuleDef[] = [
         { text: pemSample('OPENSSH PRIVATE KEY', 'pem-11', 400, 'AAAAB3NzaC1yc2EAAAADAQABAAABAQ') },
         { text: pemSample('RSA PRIVATE KEY', 'pem-12', 400, 'QUJD') },
         { text: 'Generate one with `openssl genrsa` and paste the -----BEGIN RSA PRIVATE KEY----- block here.' },
+      ],
+    },
+  },
+  {
+    id: 'private-key-der',
+    description: 'Private key as base64 DER without PEM armour (PKCS#1 RSA, PKCS#8, SEC 1 EC), checked by its ASN.1 structure.',
+    family: 'secrets',
+    tags: ['private-key'],
+    enabledByDefault: true,
+    note: 'One base64 line holding the whole key: a PEM body is wrapped at 64 characters, so its lines never pass; a PEM block written on one unwrapped line is also reported by private-key.',
+    // The base64 of each structure's fixed start, at the alignment a key beginning the value has:
+    // PKCS#1 RSA (2-byte lengths), PKCS#8 RSA, PKCS#8 EC (P-256, P-384), PKCS#8 Ed25519, SEC 1 EC.
+    trigger: { keywords: ['IBAAKC', 'IBADANBgkqhkiG9w0BAQEF', 'AgEAMBMGByqGSM49AgEG', 'AgEAMBAGByqGSM49AgEG', 'MC4CAQAwBQYDK2Vw', 'MHcCAQEEI', 'MIGkAgEBBD'], next: 'A-Za-z0-9+/' },
+    // Every DER SEQUENCE starts `0x30`, base64 `M`; each keyword sits where its structure puts it.
+    pattern: '(?:M[A-Za-z0-9+/]{5}(?:IBAAKC|IBADANBgkqhkiG9w0BAQEF)|M[A-Za-z0-9+/]{3}AgEAMB[AM]GByqGSM49AgEG|MC4CAQAwBQYDK2Vw|MHcCAQEEI|MIGkAgEBBD)[A-Za-z0-9+/]{40,}={0,2}',
+    maxLength: 8192,
+    // The keywords start at most six characters into the value (`MIIEvQ` + `IBADAN…`).
+    lead: 6,
+    // `=` may come before (`KEY=MIIE…`), not after (padding is part of the value).
+    boundary: { left: 'A-Za-z0-9+/_-', right: kBase64Boundary + '_-' },
+    validate: derPrivateKeyBase64Valid,
+    suppressPlaceholders: false,
+    examples: {
+      positive: [
+        { text: `{"privateKey":"${derPkcs8}"}`, match: derPkcs8 },
+        { text: `RSA_KEY=${derPkcs1}\nNEXT=1`, match: derPkcs1 },
+        { text: `signing_key: ${derSec1}`, match: derSec1 },
+      ],
+      negative: [
+        // A public key (SPKI) and a certificate's start, the key cut short, and a PEM body's lines.
+        { text: `{"publicKey":"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${synth('der-pub', 300, kBase64)}"}` },
+        { text: `cert=MIIDdzCCAl+gAwIBAgIEAgEAMBMGByqGSM49AgEG${synth('der-cert', 200, kBase64)}` },
+        { text: `{"privateKey":"${derPkcs8.slice(0, 400)}"}` },
+        { text: `${pemSample('PRIVATE KEY', 'der-pem', 1620, derPkcs8.slice(0, 40))}\n` },
+      ],
+    },
+  },
+  {
+    id: 'putty-private-key',
+    description: 'PuTTY private key file (.ppk, formats 2 and 3), checked by its layout and public key blob.',
+    family: 'secrets',
+    tags: ['private-key'],
+    enabledByDefault: true,
+    trigger: { keywords: ['PuTTY-User-Key-File-'], next: '23' },
+    // Header, encryption and comment, the public lines, optional key-derivation headers, the private
+    // lines and the MAC; lines end with real or escaped breaks.
+    pattern: String.raw`PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{1,64}(?:\\r\\n|\\n|\r?\n)Encryption: [a-z0-9-]{1,20}(?:\\r\\n|\\n|\r?\n)Comment: [^\r\n\\]{0,200}(?:\\r\\n|\\n|\r?\n)Public-Lines: [0-9]{1,3}(?:(?:\\r\\n|\\n|\r?\n)[A-Za-z0-9+/=]{1,64})+(?:(?:\\r\\n|\\n|\r?\n)[A-Za-z0-9-]{1,30}: [^\r\n\\]{1,100})*(?:\\r\\n|\\n|\r?\n)Private-Lines: [0-9]{1,3}(?:(?:\\r\\n|\\n|\r?\n)[A-Za-z0-9+/=]{1,64})+(?:\\r\\n|\\n|\r?\n)Private-MAC: [0-9a-f]{40,64}`,
+    maxLength: 8192,
+    lead: 0,
+    boundary: { left: 'A-Za-z0-9', right: '0-9a-f' },
+    validate: ppkValid,
+    suppressPlaceholders: false,
+    examples: {
+      positive: [
+        { text: `${ppkEd25519}\n`, match: ppkEd25519 },
+        { text: `{"file":"key.ppk","content":"${ppkRsaEscaped}"}`, match: ppkRsaEscaped },
+      ],
+      negative: [
+        // Without its MAC line, with a public blob of another key type, and a page that names the format.
+        { text: ppkEd25519.slice(0, ppkEd25519.lastIndexOf('\nPrivate-MAC')) },
+        { text: ppkEd25519.replace('PuTTY-User-Key-File-3: ssh-ed25519', 'PuTTY-User-Key-File-3: ssh-rsa') },
+        { text: 'Save it as a .ppk file: the first line reads PuTTY-User-Key-File-3: ssh-ed25519.' },
       ],
     },
   },

@@ -88,3 +88,63 @@ export function pemSample(label: string, seed: string, bodyChars: number, lead: 
   const head = headers.length > 0 ? [...headers, ''] : [];
   return [`-----BEGIN ${label}-----`, ...head, ...lines, `-----END ${label}-----`].join(eol);
 }
+
+/** One DER tag-length-value (definite length, short or long form). */
+function derTlv(tag: number, content: Buffer): Buffer {
+  const n = content.length;
+  const len = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
+  return Buffer.concat([Buffer.from([tag, ...len]), content]);
+}
+
+/** `n` synthetic bytes, the first with its high bit clear (a positive INTEGER needs no 0x00 lead). */
+function synthBytes(seed: string, n: number): Buffer {
+  const b = Buffer.from(synth(seed, 2 * n, kHexLower), 'hex');
+  b[0] = b[0]! & 0x7f;
+  return b;
+}
+
+/**
+ * A synthetic private key as base64 DER with the structure of the real thing (the numbers are
+ * random, not a key): PKCS#1 RSA (2048-bit sizes), PKCS#8 wrapping it, or SEC 1 on P-256.
+ */
+export function derKeySample(kind: 'pkcs1' | 'pkcs8' | 'sec1', seed: string): string {
+  const int = (b: Buffer) => derTlv(0x02, b);
+  const pkcs1 = derTlv(0x30, Buffer.concat([
+    int(Buffer.from([0])),
+    int(Buffer.concat([Buffer.from([0]), Buffer.from(synth(`${seed}-n`, 512, kHexLower), 'hex')])),
+    int(Buffer.from([1, 0, 1])),
+    int(synthBytes(`${seed}-d`, 256)),
+    ...['p', 'q', 'dp', 'dq', 'qi'].map((k) => int(synthBytes(`${seed}-${k}`, 128))),
+  ]));
+  if (kind === 'pkcs1') return pkcs1.toString('base64');
+  if (kind === 'pkcs8') {
+    const rsaAlg = derTlv(0x30, Buffer.concat([derTlv(0x06, Buffer.from('2a864886f70d010101', 'hex')), Buffer.from([5, 0])]));
+    return derTlv(0x30, Buffer.concat([int(Buffer.from([0])), rsaAlg, derTlv(0x04, pkcs1)])).toString('base64');
+  }
+  const p256 = derTlv(0xa0, derTlv(0x06, Buffer.from('2a8648ce3d030107', 'hex')));
+  const point = derTlv(0xa1, derTlv(0x03, Buffer.concat([Buffer.from([0, 4]), synthBytes(`${seed}-xy`, 64)])));
+  return derTlv(0x30, Buffer.concat([int(Buffer.from([1])), derTlv(0x04, synthBytes(`${seed}-k`, 32)), p256, point])).toString('base64');
+}
+
+/**
+ * A synthetic PuTTY key file (format 3 unless `format` says 2): the layout puttygen writes, with an
+ * SSH wire-format public blob naming `algorithm` and random private lines and MAC.
+ */
+export function ppkSample(seed: string, algorithm = 'ssh-ed25519', format: 2 | 3 = 3, eol = '\n'): string {
+  const name = Buffer.from(algorithm, 'latin1');
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(name.length);
+  const wrap = (b64: string) => b64.match(/.{1,64}/g)!;
+  const pub = wrap(Buffer.concat([len, name, synthBytes(`${seed}-pub`, 36)]).toString('base64'));
+  const priv = wrap(synthBytes(`${seed}-priv`, 36).toString('base64'));
+  return [
+    `PuTTY-User-Key-File-${format}: ${algorithm}`,
+    'Encryption: none',
+    `Comment: ${algorithm.replace('ssh-', '')}-key-20260101`,
+    `Public-Lines: ${pub.length}`,
+    ...pub,
+    `Private-Lines: ${priv.length}`,
+    ...priv,
+    `Private-MAC: ${synth(`${seed}-mac`, format === 2 ? 40 : 64, kHexLower)}`,
+  ].join(eol);
+}
