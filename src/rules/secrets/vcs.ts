@@ -8,26 +8,31 @@ import { breakLastChar, checksummedToken, kBase64Url, kHexLower, synth, tok } fr
  * installation tokens without losing personal access tokens. All five share the 2021 format:
  * prefix, 30 random base62 characters, 6 base62 characters of CRC-32 (validated).
  */
-function githubRule(id: string, kind: string, prefixes: readonly string[], seed: string): RuleDef {
+function githubRule(id: string, kind: string, prefixes: readonly string[], seed: string, long?: { body: number; what: string }): RuleDef {
   const good = checksummedToken(prefixes[0]!, `${seed}-1`);
   const good2 = checksummedToken(prefixes[prefixes.length - 1]!, `${seed}-2`);
+  const longToken = long === undefined ? '' : `${prefixes[0]}_${synth(`${seed}-long`, long.body)}`;
   return {
     id,
-    description: `GitHub ${kind} (${prefixes.map((p) => `${p}_`).join(', ')}) with a valid CRC-32 checksum.`,
+    description: `GitHub ${kind} (${prefixes.map((p) => `${p}_`).join(', ')}) with a valid CRC-32 checksum${long === undefined ? '' : `, or ${long.what}`}.`,
     family: 'secrets',
     tags: ['github'],
     enabledByDefault: true,
     trigger: { keywords: prefixes.map((p) => `${p}_`), next: 'A-Za-z0-9' },
-    pattern: `(?:${prefixes.join('|')})_[A-Za-z0-9]{36}`,
-    maxLength: 40,
-    validate: githubTokenChecksumValid,
+    pattern: `(?:${prefixes.join('|')})_[A-Za-z0-9]{36}${long === undefined ? '' : `(?:[A-Za-z0-9]{${long.body - 36}})?`}`,
+    maxLength: 4 + (long?.body ?? 36),
+    // The 36-character form carries a CRC-32; the long one has no published checksum, so only its
+    // exact length and a random-looking body (mixed character classes) back it.
+    validate: long === undefined ? githubTokenChecksumValid : (v) => (v.length === 40 ? githubTokenChecksumValid(v) : mixesClasses(v.slice(4))),
     examples: {
       positive: [
         { text: `GITHUB_TOKEN=${good}`, match: good },
         { text: `{"token":"${good2}","expires_at":null}`, match: good2 },
         { text: `git clone https://x-access-token:${good}@github.com/o/r.git`, match: good },
+        ...(long === undefined ? [] : [{ text: `{"refresh_token":"${longToken}","refresh_token_expires_in":15897600}`, match: longToken }]),
       ],
       negative: [
+        ...(long === undefined ? [] : [{ text: `{"refresh_token":"${longToken.slice(0, -1)}"}` }, { text: `{"refresh_token":"${prefixes[0]}_${'abc'.repeat(25)}a"}` }]),
         { text: `GITHUB_TOKEN=${breakLastChar(good)}` },
         { text: `GITHUB_TOKEN=${good.slice(0, 39)}` },
         { text: `GITHUB_TOKEN=${good}A` },
@@ -82,7 +87,8 @@ export const vcsRules: readonly RuleDef[] = [
   githubRule('github-pat', 'personal access token (classic)', ['ghp'], 'gh-pat'),
   githubRule('github-oauth', 'OAuth access token', ['gho'], 'gh-oauth'),
   githubRule('github-app-token', 'App user-to-server or installation token', ['ghu', 'ghs'], 'gh-app'),
-  githubRule('github-refresh-token', 'App refresh token', ['ghr'], 'gh-refresh'),
+  // Refresh tokens of GitHub Apps' user access tokens are also issued as `ghr_` and 76 characters.
+  githubRule('github-refresh-token', 'App refresh token', ['ghr'], 'gh-refresh', { body: 76, what: 'the 76-character form' }),
   {
     id: 'github-fine-grained-pat',
     description: 'GitHub fine-grained personal access token (github_pat_…).',
