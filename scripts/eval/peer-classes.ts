@@ -60,6 +60,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'card-diners': 'credit_card',
   'card-unionpay': 'credit_card',
   'card-maestro': 'credit_card',
+  'card-other-network': 'credit_card',
   // Track data reports the track around a Luhn-checked PAN, so its span holds the card number.
   'card-track-data': 'credit_card',
   iban: 'iban',
@@ -108,6 +109,7 @@ export const kRuleClass: Readonly<Record<string, string>> = {
   'putty-private-key': 'private_key',
   // detect-secrets' basic-auth class is credentials in a URL; gitleaks' is `curl -u user:password`.
   'url-credentials': 'basic_auth',
+  'url-credentials-encoded': 'basic_auth',
   'http-basic-auth': 'basic_auth',
   'cli-credentials': 'basic_auth',
   // Tokens in Authorization (Bearer, Token, Api-Token) and API-key headers.

@@ -52,6 +52,17 @@ const kCards: ReadonlyArray<[id: string, digits: string, grouping: number[]]> = 
   ['card-diners', '36227206271667', [4, 6, 4]],
   ['card-unionpay', '6200000000000005', [4, 4, 4, 4]],
   ['card-unionpay', '6205500000000000004', [4, 4, 4, 4, 3]],
+  // The other networks (no published test numbers): synthetic numbers on each range, check digit computed.
+  ['card-other-network', '135412345678911', [4, 6, 5]], // UATP
+  ['card-other-network', '2203123456789057', [4, 4, 4, 4]], // Mir
+  ['card-other-network', '5019123456789013', [4, 4, 4, 4]], // Dankort
+  ['card-other-network', '5061001234567892', [4, 4, 4, 4]], // Verve
+  ['card-other-network', '8112345678901239', [4, 4, 4, 4]], // RuPay
+  ['card-other-network', '6361234567890123454', [4, 4, 4, 4, 3]], // InterPayment
+  ['card-other-network', '6389123456789013', [4, 4, 4, 4]], // InstaPayment
+  ['card-other-network', '8600123456789012', [4, 4, 4, 4]], // UzCard
+  ['card-other-network', '9792123456789018', [4, 4, 4, 4]], // Troy
+  ['card-other-network', '9860123456789015', [4, 4, 4, 4]], // Humo
 ];
 
 function group(digits: string, sizes: number[], sep: string): string {
@@ -110,6 +121,11 @@ describe('card numbers', () => {
   it('ignores numbers of no brand even when Luhn-valid', () => {
     // 1000000000000009 and 9999999999999995 pass Luhn; no network issues on prefix 1 or 99.
     expect(cardHits('{"id":"1000000000000009","x":"9999999999999995"}')).toEqual([]);
+  });
+
+  it('takes each other network only on its own lengths', () => {
+    // Luhn-valid, on the network's range, one length off: UATP 16, Dankort and InstaPayment 17, Verve 17.
+    expect(cardHits('1354123456789015 50191234567890123 63891234567890129 50610012345678918')).toEqual([]);
   });
 
   it('gives the Discover/UnionPay co-branded range to Discover only', () => {

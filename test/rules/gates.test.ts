@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compileProgram, re2WasmBackend } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches, referenceTriggerSpans } from '../../src/rules/reference.js';
-import { cardRunGate } from '../../src/rules/financial/cards.js';
+import { cardRunGate, otherNetworkRunGate } from '../../src/rules/financial/cards.js';
 import { PrefilterTables, columnsOf, newTriggerPass, type PrefilterSpec } from '../../src/engine/prefilter.js';
 import { ibanRunGate } from '../../src/rules/financial/bank.js';
 import { kIbanBbanFormats } from '../../src/validators/iban.js';
@@ -53,10 +53,19 @@ function gateKeepsEveryValue(text: string, rules = gated): { ok: boolean; found:
 }
 
 describe('run gates never drop a run that holds an accepted value', () => {
-  it('the card rules share one gate; IBAN has its own', () => {
-    const cards = gated.filter((r) => r.id.startsWith('card-') && r.id !== 'card-track-data');
+  it('the eight major card brands share one gate, asked once per run; other networks and IBAN have their own', () => {
+    const cards = gated.filter((r) => r.id.startsWith('card-') && r.id !== 'card-track-data' && r.id !== 'card-other-network');
     expect(cards.length).toBe(8);
-    expect(new Set(cards.map((r) => r.runGate)).size).toBe(1);
+    expect(new Set(cards.map((r) => r.runGate))).toEqual(new Set([cardRunGate]));
+    // One entry in the program's gates for the eight (the matcher memoises answers per entry), and a
+    // separate one for card-other-network: its first digits (1, 8, 9) would loosen the default
+    // brands' gate if the two were merged.
+    const gateIndexes = new Set(program.rules.filter((r) => cards.includes(r.def)).map((r) => r.gate));
+    expect(gateIndexes.size).toBe(1);
+    expect(program.gates.filter((g) => g === cardRunGate).length).toBe(1);
+    const other = program.rules.find((r) => r.def.id === 'card-other-network')!;
+    expect(other.def.runGate).toBe(otherNetworkRunGate);
+    expect(gateIndexes.has(other.gate)).toBe(false);
     expect(gated.find((r) => r.id === 'iban')?.runGate).toBe(ibanRunGate);
     expect(gateOf.get(gated.find((r) => r.id === 'iban')!)).toBe(ibanRunGate);
   });
@@ -145,11 +154,15 @@ describe('run gates never drop a run that holds an accepted value', () => {
     const all = runs(line);
     expect(all.length).toBeGreaterThan(6);
     expect(all.filter(([s, e]) => cardRunGate(line, s, e)).map(([s, e]) => line.slice(s, e))).toEqual([]);
+    expect(all.filter(([s, e]) => otherNetworkRunGate(line, s, e)).map(([s, e]) => line.slice(s, e))).toEqual([]);
     expect(all.filter(([s, e]) => ibanRunGate(line, s, e)).map(([s, e]) => line.slice(s, e))).toEqual([]);
     const iban = 'pay to DE89 3704 0044 0532 0130 00 today';
     expect(runs(iban).some(([s, e]) => ibanRunGate(iban, s, e))).toBe(true);
     const card = 'paid with 4111 1111 1111 1111 today';
     expect(runs(card).some(([s, e]) => cardRunGate(card, s, e))).toBe(true);
+    const dankort = 'paid with 5019 1234 5678 9013 today';
+    expect(runs(dankort).some(([s, e]) => otherNetworkRunGate(dankort, s, e))).toBe(true);
+    expect(runs(dankort).some(([s, e]) => cardRunGate(dankort, s, e))).toBe(false);
   });
 });
 
@@ -171,8 +184,8 @@ describe('run shapes follow from the run gates', () => {
     return out;
   };
 
-  it('every shaped rule has a gate, and the shapes cover cards, au-abn, br-cpf, br-cnpj, card track data, ch-ahv, es-dni, es-nie, fi-hetu, fr-nir, hk-hkid, iban, kr-rrn, th-national-id, uk-nino and the US SSN and ITIN', () => {
-    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['au-abn', 'br-cnpj', 'br-cpf', 'card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'fr-nir', 'hk-hkid', 'iban', 'kr-rrn', 'th-national-id', 'uk-nino', 'us-itin', 'us-ssn']);
+  it('every shaped rule has a gate, and the shapes cover cards (the major brands and the other networks), au-abn, br-cpf, br-cnpj, card track data, ch-ahv, es-dni, es-nie, fi-hetu, fr-nir, hk-hkid, iban, kr-rrn, th-national-id, uk-nino and the US SSN and ITIN', () => {
+    expect(shaped.filter((r) => r.def.runGate !== cardRunGate).map((r) => r.def.id).sort()).toEqual(['au-abn', 'br-cnpj', 'br-cpf', 'card-other-network', 'card-track-data', 'ch-ahv', 'es-dni', 'es-nie', 'fi-hetu', 'fr-nir', 'hk-hkid', 'iban', 'kr-rrn', 'th-national-id', 'uk-nino', 'us-itin', 'us-ssn']);
     for (const r of shaped) expect(r.gate, r.def.id).toBeGreaterThanOrEqual(0);
   });
 

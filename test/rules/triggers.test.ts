@@ -70,7 +70,7 @@ const noDigit = (v: string) => !/[0-9]/.test(v);
 const kBlindSpots: Readonly<Record<string, readonly BlindSpot[]>> = {
   // The grouped card pattern tolerates any single separator; the validator keeps spaces and dashes only.
   ...Object.fromEntries(
-    ['card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro'].map((id) => [
+    ['card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro', 'card-other-network'].map((id) => [
       id,
       [{ why: 'dots between card digits', applies: (v: string) => v.includes('.'), rejected: true }],
     ]),
@@ -343,9 +343,10 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   { text: '{"created":"2024-03-15T14:22:05Z","updated":"2024-03-15T14:22:05.123+02:00"}', fires: ['ip-address', 'ip-address-public', 'ip-address-v6', 'au-tfn', 'phone-number', 'us-phone'] },
   {
     // 15 digits joined by single spaces: indistinguishable from a value printed in groups, so every rule
-    // whose values may be space-grouped, with at least 15 digits or no maximum, fires.
+    // whose values may be space-grouped, with at least 15 digits or no maximum, fires (a UATP card
+    // number has 15).
     text: 'Your orders: 58213 58214 58215',
-    fires: ['ip-address-v6', 'ca-sin', 'fr-nir', 'phone-number', 'us-phone', 'card-amex', 'card-diners', 'card-maestro', 'iban'],
+    fires: ['ip-address-v6', 'ca-sin', 'fr-nir', 'phone-number', 'us-phone', 'card-amex', 'card-diners', 'card-maestro', 'card-other-network', 'iban'],
   },
   {
     // Millisecond timestamps (13 digits): rules without a maximum whose minimum is at most 13, and the
@@ -370,7 +371,7 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
     text: 'ids 48213377902145, 582913370021456, 6728103945512873',
     fires: [
       'ca-sin', 'br-cpf-unformatted', 'br-cnpj-unformatted', 'us-driver-license', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
-      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro', 'card-other-network',
       'fr-nir', 'us-bank-account', 'card-track-data',
     ],
   },
@@ -380,7 +381,7 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
     fires: [
       'ip-address-v6',
       'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
-      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro', 'card-other-network',
       'cn-resident-id', 'us-bank-account', 'card-track-data',
     ],
   },
@@ -390,7 +391,7 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
     fires: [
       'ip-address-v6',
       'ca-sin', 'br-cpf-unformatted', 'es-dni', 'se-personnummer', 'phone-number', 'us-phone', 'iban',
-      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro',
+      'card-visa', 'card-mastercard', 'card-amex', 'card-discover', 'card-jcb', 'card-diners', 'card-unionpay', 'card-maestro', 'card-other-network',
       'card-track-data',
     ],
   },

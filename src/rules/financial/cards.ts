@@ -21,7 +21,9 @@ import { kNumberLeadIn, kNumberLeadInLength } from './shape.js';
  *
  * IIN ranges follow the networks' published ranges as summarised by ISO/IEC 7812 registries and the
  * acquirers' BIN guides. Where two brands overlap, one rule owns the range so a number yields a single
- * finding: the Discover/UnionPay co-branded range 622126-622925 is reported as `card-discover`.
+ * finding: the Discover/UnionPay co-branded range 622126-622925 is reported as `card-discover`. The
+ * eight major brands share one run gate; `card-other-network` (regional networks, off by default)
+ * has its own, so the default rules' gate is not loosened by the other networks' first digits.
  */
 
 interface Brand {
@@ -30,6 +32,12 @@ interface Brand {
   readonly tag: string;
   /** Regex for the first four digits (cheap pre-selection; `iin` is the exact check). */
   readonly first4: string;
+  /**
+   * The digits the brand's numbers may start with, for the trigger's run shape: the eight major
+   * brands share `23456` (one shape for all of them in the shared pass); it must agree with the
+   * first digits of the brand's run gate.
+   */
+  readonly firstDigits: string;
   readonly lengths: readonly number[];
   readonly iin: (digits: string) => boolean;
   readonly enabledByDefault: boolean;
@@ -85,6 +93,27 @@ const kMaxCardDigits = 19;
  * any of the eight brands' patterns or their screen runs.
  */
 export function cardRunGate(text: string, start: number, end: number): boolean {
+  return cardGate(text, start, end, kMajorFirstDigit, kCardValidators);
+}
+
+/**
+ * card-other-network's run gate: the same test with its own first digits and validator, so each
+ * rule's run shape follows from its gate (a run the major brands' shape drops never passes theirs).
+ */
+export function otherNetworkRunGate(text: string, start: number, end: number): boolean {
+  return cardGate(text, start, end, kOtherFirstDigit, kOtherValidators);
+}
+
+/** First digits by code (0-127): the eight brands start with 2-6; the other networks with 1, 2, 5, 6, 8 or 9. */
+const kMajorFirstDigit = firstDigits('23456');
+const kOtherFirstDigit = firstDigits('125689');
+function firstDigits(digits: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (const d of digits) t[d.charCodeAt(0)] = 1;
+  return t;
+}
+
+function cardGate(text: string, start: number, end: number, first: Uint8Array, validators: ReadonlyArray<(value: string) => boolean>): boolean {
   // A run the tracker cut into pieces (or text cut at the kept buffer's start) may continue one on its
   // left: no decision then.
   const before = start > 0 ? text.charCodeAt(start - 1) : -1;
@@ -95,7 +124,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
   }
   // The run's digits up to the 19th (a dot ends the value), with the separator before each. Most runs
   // of a log fail the cheapest tests on the way, before anything is copied: a brand's first digit
-  // (2-6), and, when separators come before the 12th digit, a first group of 4 or 8 (every
+  // (`first`), and, when separators come before the 12th digit, a first group of 4 or 8 (every
   // grouping starts with one: `6332907625 200 546` is no card) and one kind of separator, a space or a
   // dash (`2024-473989 200 470` is none either). The shared pass checks the same as the rules' run shape;
   // this is the gate's own statement of it.
@@ -107,7 +136,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
   for (let i = start; i < end && n < kMaxCardDigits; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
-      if (n === 0 && (c < 50 || c > 54)) return false;
+      if (n === 0 && first[c] !== 1) return false;
       sepBefore[n] = sep;
       after[n++] = i + 1;
       sep = 0;
@@ -163,7 +192,7 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
     }
     if (!luhnValid(digits.slice(0, len))) continue;
     const value = text.slice(start, after[len - 1]);
-    if (kCardValidators.some((valid) => valid(value))) return true;
+    if (validators.some((valid) => valid(value))) return true;
   }
   return false;
 }
@@ -190,14 +219,14 @@ function cardRule(brand: Brand): RuleDef {
     // The run gate's first tests are checked in the shared pass itself, as far as a shape can say
     // them: the brand's first digits; before the 8th digit, groups of one separator after a first
     // group of 4 (an 8-8 number has no separator there).
-    trigger: { digits: { min, separators: ' -', shape: { first: '23456', groups: { within: 8, first: 4, chars: ' -' } } } },
+    trigger: { digits: { min, separators: ' -', shape: { first: brand.firstDigits, groups: { within: 8, first: 4, chars: ' -' } } } },
     pattern: `${kNumberLeadIn}(${brand.first4}(?:${plain}|${grouped}))`,
     group: 1,
     // The lead-in judges the left side itself (it may start with a letter: `Visa 4111…`).
     boundary: { left: '' },
     // Lead-in, four digits, then each further digit with at most one separator before it.
     maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
-    runGate: cardRunGate,
+    runGate: brand === kOtherNetworks ? otherNetworkRunGate : cardRunGate,
     validate: cardValidator(brand),
     examples: { positive: brand.positive, negative: brand.negative },
   };
@@ -212,6 +241,7 @@ const kVisa: Brand = {
   name: 'Visa',
   tag: 'visa',
   first4: '4[0-9]{3}',
+  firstDigits: '23456',
   // 13-digit Visa numbers are no longer issued, and 13-digit EAN barcodes of German products
   // (prefixes 400-440) would pass one time in ten: left out on purpose.
   lengths: [16, 19],
@@ -242,6 +272,7 @@ const kMastercard: Brand = {
   name: 'Mastercard',
   tag: 'mastercard',
   first4: '(?:5[1-5][0-9]{2}|2[2-7][0-9]{2})',
+  firstDigits: '23456',
   lengths: [16],
   iin: (d) => prefixIn(d, 2, 51, 55) || prefixIn(d, 4, 2221, 2720),
   enabledByDefault: true,
@@ -263,6 +294,7 @@ const kAmex: Brand = {
   name: 'American Express',
   tag: 'amex',
   first4: '3[47][0-9]{2}',
+  firstDigits: '23456',
   lengths: [15],
   iin: (d) => d.startsWith('34') || d.startsWith('37'),
   enabledByDefault: true,
@@ -285,6 +317,7 @@ const kDiscover: Brand = {
   name: 'Discover',
   tag: 'discover',
   first4: '(?:6011|64[4-9][0-9]|65[0-9]{2}|622[1-9])',
+  firstDigits: '23456',
   lengths: [16, 17, 18, 19],
   iin: (d) => d.startsWith('6011') || prefixIn(d, 3, 644, 649) || d.startsWith('65') || prefixIn(d, 6, 622126, 622925),
   enabledByDefault: true,
@@ -307,6 +340,7 @@ const kJcb: Brand = {
   name: 'JCB',
   tag: 'jcb',
   first4: '35[2-8][0-9]',
+  firstDigits: '23456',
   lengths: [16, 17, 18, 19],
   iin: (d) => prefixIn(d, 4, 3528, 3589),
   enabledByDefault: true,
@@ -328,6 +362,7 @@ const kDiners: Brand = {
   name: 'Diners Club',
   tag: 'diners',
   first4: '(?:30[0-5][0-9]|3[689][0-9]{2})',
+  firstDigits: '23456',
   // 14 digits is the classic length; 16-digit numbers exist on the 30x/36 ranges (Stripe's test
   // number 3056930009020004 is one).
   lengths: [14, 16],
@@ -351,6 +386,7 @@ const kUnionPay: Brand = {
   name: 'UnionPay',
   tag: 'unionpay',
   first4: '62[0-9]{2}',
+  firstDigits: '23456',
   lengths: [16, 17, 18, 19],
   // 622126-622925 is co-branded with Discover and reported by `card-discover` only.
   iin: (d) => d.startsWith('62') && !prefixIn(d, 6, 622126, 622925),
@@ -373,6 +409,7 @@ const kMaestro: Brand = {
   tag: 'maestro',
   // Switch (633110, 6333) and Solo (6334, 6767), the UK debit cards that became Maestro UK.
   first4: '(?:5018|5020|5038|5893|6304|633[134]|6759|676[1-37])',
+  firstDigits: '23456',
   lengths: [12, 13, 14, 15, 16, 17, 18, 19],
   iin: (d) => kMaestroIins.includes(d.slice(0, 4)) && (!d.startsWith('6331') || d.startsWith('633110')),
   enabledByDefault: false,
@@ -394,8 +431,87 @@ const kMaestro: Brand = {
 
 const kMaestroIins = ['5018', '5020', '5038', '5893', '6304', '6331', '6333', '6334', '6759', '6761', '6762', '6763', '6767'];
 
-const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro];
-/** Every brand's validator, default-off brands included (a gate is shared, whatever rules are on). */
-const kCardValidators = kBrands.map(cardValidator);
+/**
+ * Networks of the ISO/IEC 7812 register outside the eight brands, on ranges none of them owns, with
+ * the lengths each network issues. Source: the IIN table of Wikipedia's "Payment card number" article
+ * (a compilation of the register and the networks' published BIN ranges), which lists each of these
+ * as Luhn-checked:
+ * - UATP (airline accounts, MII 1): prefix 1, 15 digits;
+ * - Mir (NSPK, Russia): 2200-2204, 16-19 digits;
+ * - Dankort (Nets, Denmark): 5019, 16 digits (the Visa/Dankort co-brand 4571 is `card-visa`'s);
+ * - Verve (Interswitch, Nigeria): 506099-506198 and 507865-507964, 16, 18 or 19 digits (its
+ *   650002-650027 lies in Discover's 65 and stays `card-discover`'s);
+ * - RuPay (NPCI, India): 508, 81 and 82, 16 digits (its 60, 65, 353 and 356 belong to Discover
+ *   and JCB here);
+ * - InterPayment: 636, 16-19 digits; InstaPayment: 637-639, 16 digits;
+ * - UzCard (Uzbekistan): 8600, 16 digits; Humo (Uzbekistan): 9860, 16 digits;
+ * - Troy (Türkiye): 9792, 16 digits (its 65 stays Discover's).
+ * Left out: ranges inside a major brand's (LankaPay's 357111 in JCB's), or not in that table.
+ */
+const kOtherNetworkRanges: ReadonlyArray<readonly [lo: string, hi: string, lengths: readonly number[]]> = [
+  ['1', '1', [15]], // UATP
+  ['2200', '2204', [16, 17, 18, 19]], // Mir
+  ['5019', '5019', [16]], // Dankort
+  ['506099', '506198', [16, 18, 19]], // Verve
+  ['507865', '507964', [16, 18, 19]], // Verve
+  ['508', '508', [16]], // RuPay
+  ['81', '82', [16]], // RuPay
+  ['636', '636', [16, 17, 18, 19]], // InterPayment
+  ['637', '639', [16]], // InstaPayment
+  ['8600', '8600', [16]], // UzCard
+  ['9792', '9792', [16]], // Troy
+  ['9860', '9860', [16]], // Humo
+];
+
+function otherNetworkIin(d: string): boolean {
+  return kOtherNetworkRanges.some(([lo, hi, lengths]) => {
+    const p = d.slice(0, lo.length);
+    return p >= lo && p <= hi && lengths.includes(d.length);
+  });
+}
+
+const kOtherNetworks: Brand = {
+  id: 'card-other-network',
+  name: 'UATP, Mir, Dankort, Verve, RuPay, InterPayment, InstaPayment, UzCard, Humo or Troy',
+  tag: 'other-network',
+  first4: '(?:1[0-9]{3}|220[0-4]|5019|50[67][0-9]|508[0-9]|8[12][0-9]{2}|63[6-9][0-9]|8600|9792|9860)',
+  firstDigits: '125689',
+  lengths: [15, 16, 17, 18, 19],
+  iin: otherNetworkIin,
+  enabledByDefault: false,
+  note: 'Off by default: these networks are regional (UATP airline accounts, Mir, Dankort, Verve, RuPay, InterPayment, InstaPayment, UzCard, Humo, Troy), and 15- to 19-digit ids starting with 1, 8 or 9 pass the Luhn check one time in ten; enable it where such cards are expected.',
+  positive: [
+    { text: '{"uatp":"135412345678911"}', match: '135412345678911' },
+    { text: 'Dankort 5019 1234 5678 9013', match: '5019 1234 5678 9013' },
+    { text: 'mir=2201123456789018', match: '2201123456789018' },
+    { text: 'Карта МИР: 2204 1234 5678 9012 343', match: '2204 1234 5678 9012 343' },
+    { text: 'RuPay 8112 3456 7890 1239', match: '8112 3456 7890 1239' },
+    { text: '<td>5081-2345-6789-0120</td>', match: '5081-2345-6789-0120' },
+    { text: 'Verve card 5061001234567892 approved', match: '5061001234567892' },
+    { text: '{"verve":"507900123456789010"}', match: '507900123456789010' },
+    { text: 'pan: 6361234567890123454', match: '6361234567890123454' },
+    { text: 'InstaPayment 63891234 56789013', match: '63891234 56789013' },
+    { text: 'UzCard 8600 1234 5678 9012, Humo 9860 1234 5678 9015', match: '8600 1234 5678 9012' },
+    { text: 'Humo: 9860 1234 5678 9015', match: '9860 1234 5678 9015' },
+    { text: 'Troy kart no 9792 1234 5678 9018', match: '9792 1234 5678 9018' },
+  ],
+  negative: [
+    { text: '{"uatp":"135412345678912"}' },
+    { text: 'Mir range ends at 2204: 2205123456789014' },
+    { text: 'UATP has 15 digits: 1354123456789015' },
+    { text: 'Verve starts at 506099: 5060981234567896' },
+    { text: 'InstaPayment has 16 digits: 63891234567890129' },
+    { text: 'not UzCard 8601123456789011, Dankort bad check 5019123456789014' },
+    { text: 'order 2201 1234 5678 9018 7 and 12 8112345678901239' },
+  ],
+};
+
+const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, kDiners, kUnionPay, kMaestro, kOtherNetworks];
+/**
+ * Every major brand's validator, default-off Maestro included (a gate is shared, whatever rules are
+ * on); the other networks' validator is their own gate's.
+ */
+const kCardValidators = kBrands.filter((b) => b !== kOtherNetworks).map(cardValidator);
+const kOtherValidators = [cardValidator(kOtherNetworks)];
 
 export const cardRules: readonly RuleDef[] = kBrands.map(cardRule);
