@@ -244,6 +244,39 @@ export const genericRules: readonly RuleDef[] = [
     },
   },
   {
+    id: 'url-credentials-encoded',
+    description: 'User name and password in a percent-encoded URL (scheme%3A%2F%2Fuser%3Apassword%40host), as in a redirect parameter.',
+    family: 'secrets',
+    tags: ['credentials', 'url'],
+    enabledByDefault: true,
+    // `%40`, the encoded `@` before the host: rarer than the encoded `://` of every redirect URL.
+    trigger: { keywords: ['%40'] },
+    // One level of percent-encoding: the userinfo's characters are unreserved or `%XX`; the reported
+    // span is the encoded text, and the validator decodes it before the checks url-credentials makes.
+    pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]*%3[Aa]%2[Ff]%2[Ff]((?:[A-Za-z0-9._~!*'()-]|%[0-9A-Fa-f]{2})*%3[Aa](?:[A-Za-z0-9._~!*'()-]|%[0-9A-Fa-f]{2})+)%40[A-Za-z0-9]`,
+    group: 1,
+    maxLength: 400,
+    boundary: { right: '' },
+    validate: (v) => {
+      try {
+        return urlCredentialsValid(decodeURIComponent(v).replace(/%/g, '%25'));
+      } catch {
+        return false;
+      }
+    },
+    examples: {
+      positive: [
+        { text: `GET /login?next=postgres%3A%2F%2Fapp_rw%3A${encodeURIComponent(dbPw)}%40db.internal%3A5432%2Fapp HTTP/1.1`, match: `app_rw%3A${encodeURIComponent(dbPw)}` },
+        { text: `{"redirect":"https%3a%2f%2fdeploy%3a${dbPw2}%40ci.example.test%2fhook"}`, match: `deploy%3a${dbPw2}` },
+      ],
+      negative: [
+        { text: 'next=https%3A%2F%2Fuser%3Apassword%40localhost%2F' },
+        { text: 'next=https%3A%2F%2Fexample.test%2Fprofile%3Fmail%3Dbob%2540example.test' },
+        { text: 'to=bob%40example.test&from=https%3A%2F%2Fshop.example.test%2F' },
+      ],
+    },
+  },
+  {
     id: 'http-bearer-token',
     description: 'Bearer token in an Authorization header or header map.',
     family: 'secrets',
