@@ -18,6 +18,8 @@ export interface Plant {
   before: string;
   value: string;
   after: string;
+  /** The level the rule reports this value at, when below `high` (scored only at that threshold and lower). */
+  confidence?: 'medium' | 'low';
   /**
    * Set for examples written already escaped for one content kind (`\u` escapes, `&#32;`): they are
    * written verbatim into a body of that kind only.
@@ -31,14 +33,14 @@ export function examplePlants(): Plant[] {
   for (const r of allRuleDefs) {
     r.examples.positive.forEach((ex, n) => {
       if (ex.match === undefined) return;
-      // The corpus is scored at the default threshold: only values reported there are planted.
-      if ((ex.confidence ?? r.confidence ?? 'high') !== 'high') return;
       // The match as written, or (in an example already escaped for its content type) its escaped form.
       const at = ex.text.indexOf(ex.match);
       const span: readonly [number, number] | undefined =
         at >= 0 ? [at, at + ex.match.length] : ex.contentType !== undefined ? locateDecoded(ex.text, ex.match) : undefined;
       if (span === undefined) return;
       const p: Plant = { rule: r.id, source: `example:${r.id}#${n}`, before: ex.text.slice(0, span[0]), value: ex.text.slice(span[0], span[1]), after: ex.text.slice(span[1]) };
+      const level = ex.confidence ?? r.confidence ?? 'high';
+      if (level !== 'high') p.confidence = level;
       if (ex.contentType !== undefined) p.verbatimKind = ex.contentType.includes('json') ? 'json' : 'html';
       out.push(p);
     });

@@ -13,6 +13,8 @@ export type BodyKind = 'text' | 'html' | 'json' | 'xml';
 
 export interface PlantRecord {
   rule: string;
+  /** Set when the rule reports this value below `high` only (then it counts at that threshold and lower). */
+  confidence?: 'medium' | 'low';
   start: number;
   end: number;
   source: string;
@@ -52,7 +54,7 @@ export class Writer {
     this.raw(enc(p.value));
     const end = this.bytes;
     this.raw(enc(p.after));
-    this.plants.push({ rule: p.rule, start, end, source: p.source, placement, region: [regionStart, this.bytes] });
+    this.plants.push({ rule: p.rule, start, end, source: p.source, placement, region: [regionStart, this.bytes], ...(p.confidence === undefined ? {} : { confidence: p.confidence }) });
   }
 
   text(): string {
