@@ -148,6 +148,15 @@ describe('iban', () => {
     expect(found('iban', 'BE68 5390 0754 7034 EUR')).toEqual(['BE68 5390 0754 7034']);
     expect(found('iban', 'DE89 3704 0044 0532 0130 00 1234')).toEqual(['DE89 3704 0044 0532 0130 00']);
   });
+  it('finds the groups joined by dashes, and only with one separator throughout', () => {
+    expect(found('iban', 'IBAN DE65-5001-0517-0648-2917-35.')).toEqual(['DE65-5001-0517-0648-2917-35']);
+    expect(found('iban', 'iban: GB90-MIDL-4005-1522-3344-55;')).toEqual(['GB90-MIDL-4005-1522-3344-55']);
+    expect(found('iban', 'DE65-5001-0517-0648-2917-35 EUR')).toEqual(['DE65-5001-0517-0648-2917-35']);
+    expect(found('iban', 'DE65-5001-0517-0648-2917-35 1234')).toEqual(['DE65-5001-0517-0648-2917-35']);
+    for (const text of ['DE65-5001 0517-0648 2917-35', 'DE65 5001-0517-0648-2917-35', 'DE6550-010517-0648-2917-35', 'DE65.5001.0517.0648.2917.35', 'DE65-5001-0517-0648-2917-351']) {
+      expect(found('iban', text), text).toEqual([]);
+    }
+  });
   it('rejects an IBAN one character too long even when its prefix is valid', () => {
     expect(found('iban', 'DE893704004405320130001')).toEqual([]);
     expect(found('iban', 'DE89 3704 0044 0532 0130 001')).toEqual([]);

@@ -133,9 +133,9 @@ describe('run gates never drop a run that holds an accepted value', () => {
     expect(values.length).toBeGreaterThan(3);
     const form = fc.constantFrom(...values).chain((v) => {
       const compact = v.replace(/ /g, '');
-      return fc.constantFrom(compact, compact.replace(/(.{4})(?!$)/g, '$1 '));
+      return fc.constantFrom(compact, compact.replace(/(.{4})(?!$)/g, '$1 '), compact.replace(/(.{4})(?!$)/g, '$1-'));
     });
-    const lead = fc.constantFrom('', 'IBAN ', 'iban: ', '"', 'DE ', 'AB12 ', '12 ', 'x', '>', '😀', 'Konto: ');
+    const lead = fc.constantFrom('', 'IBAN ', 'iban: ', '"', 'DE ', 'AB12 ', '12 ', 'x', '>', '😀', 'Konto: ', 'REF-', 'AB12-');
     const tail = fc.constantFrom('', ' ', ' EUR', '"', ' 2024', '<');
     let found = 0;
     fc.assert(
@@ -258,11 +258,11 @@ describe('fi-hetu\'s gate skips ahead', () => {
 
 /**
  * IBAN's gate by its definition: within 42 characters before the run, an unbroken stretch of capitals,
- * digits and spaces reaching the run holds a registry country code followed by two digits.
+ * digits, spaces and dashes reaching the run holds a registry country code followed by two digits.
  */
 function ibanReference(text: string, start: number): boolean {
   let q = start - 1;
-  while (q >= Math.max(0, start - 42) && /[A-Z0-9 ]/.test(text.charAt(q))) q--;
+  while (q >= Math.max(0, start - 42) && /[A-Z0-9 -]/.test(text.charAt(q))) q--;
   for (let p = q + 1; p <= start - 2; p++) {
     if (/^[A-Z]{2}[0-9]{2}$/.test(text.slice(p, p + 4)) && kIbanBbanFormats[text.slice(p, p + 2)] !== undefined) return true;
   }
@@ -282,6 +282,8 @@ describe('IBAN\'s gate in one backward pass', () => {
     );
     expect(ibanRunGate('pay DE89370400440532013000', 6, 26)).toBe(true);
     expect(ibanRunGate('INV1956090626', 3, 13)).toBe(false);
+    expect(ibanRunGate('GB90-MIDL-4005-1522-3344-55', 10, 27)).toBe(true); // dashed, across a lettered group
+    expect(ibanRunGate('ship 2024-01-15', 5, 15)).toBe(false);
     expect(ibanRunGate(`DE89${'0'.repeat(38)}1234`, 42, 46)).toBe(true); // the code 42 characters back
     expect(ibanRunGate(`DE89${'0'.repeat(39)}1234`, 43, 47)).toBe(false); // 43: out of reach
   });

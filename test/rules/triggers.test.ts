@@ -76,7 +76,7 @@ const kBlindSpots: Readonly<Record<string, readonly BlindSpot[]>> = {
     ]),
   ),
   // Documented in the rule's note: a few alphanumeric BBAN formats have no run of eight digits.
-  iban: [{ why: 'BBAN without eight digits in a row', applies: (v) => !/[0-9](?: ?[0-9]){7}/.test(v), rejected: false }],
+  iban: [{ why: 'BBAN without eight digits in a row', applies: (v) => !/[0-9](?:[ -]?[0-9]){7}/.test(v), rejected: false }],
   'phone-number': [
     // A bracketed group (`+44 (20) 794 601`) splits the digits into runs that may be shorter than the
     // trigger's 6; no digit trigger sees those without firing on every short number.
@@ -330,8 +330,10 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   {
     // `2024-01-01`: 8 digits joined by dashes, as TFNs (`123-456-78`) and phone numbers are written;
     // `01.02.2024`: 8 digits joined by dots, as a DNI (`12.345.678-Z`) or a CNPJ's root (`11.222.333`).
+    // IBAN's trigger takes dashed groups (`DE89-3704-…`); its run shape drops a date after a word or a
+    // quote in the shared pass (two capitals, digits, spaces or dashes must come before the run).
     text: 'Published 2024-01-01, updated 01.02.2024, offer ends 12/31/2025.',
-    fires: ['ip-address', 'ip-address-public', 'au-tfn', 'br-cnpj', 'es-dni', 'phone-number', 'us-phone'],
+    fires: ['ip-address', 'ip-address-public', 'au-tfn', 'br-cnpj', 'es-dni', 'phone-number', 'us-phone', 'iban'],
   },
   // Eight digits joined by a dot, a space and a dot: only the phone rules take mixed separators.
   { text: 'Prices 12.50 19.99 and 1,249.00 (was 1.499,00 €).', fires: ['ip-address', 'ip-address-public', 'phone-number', 'us-phone'] },
@@ -340,7 +342,7 @@ const kDecoys: ReadonlyArray<{ text: string; fires: readonly string[] }> = [
   // forms and no maximum below that (a CPF or BSN is a whole run of 11 or 9 digits).
   { text: 'Requires version 1.2.3 or 10.0.19045.3803 (node v20.19.0).', fires: ['ip-address', 'ip-address-public', 'es-dni', 'phone-number', 'us-phone'] },
   { text: 'Servers 192.168.100.200, 10.0.0.1 and 203.0.113.195:8443.', fires: ['ip-address', 'ip-address-public', 'ip-address-v6', 'es-dni', 'phone-number', 'us-phone'] },
-  { text: '{"created":"2024-03-15T14:22:05Z","updated":"2024-03-15T14:22:05.123+02:00"}', fires: ['ip-address', 'ip-address-public', 'ip-address-v6', 'au-tfn', 'phone-number', 'us-phone'] },
+  { text: '{"created":"2024-03-15T14:22:05Z","updated":"2024-03-15T14:22:05.123+02:00"}', fires: ['ip-address', 'ip-address-public', 'ip-address-v6', 'au-tfn', 'phone-number', 'us-phone', 'iban'] },
   {
     // 15 digits joined by single spaces: indistinguishable from a value printed in groups, so every rule
     // whose values may be space-grouped, with at least 15 digits or no maximum, fires (a UATP card

@@ -6,8 +6,8 @@ import { kIsoCountryCodes } from './countries.js';
 
 /**
  * IBAN pattern: for each IBAN length in the registry, the countries of that length, two check digits
- * and exactly the right number of characters, with an optional single space before each group of
- * four. Encoding each country's length in the pattern (instead of "2 to 7 groups") means a word that
+ * and exactly the right number of characters, with an optional single space or dash before each
+ * group of four (`ibanRuleValid` wants the same one before every group, or none). Encoding each country's length in the pattern (instead of "2 to 7 groups") means a word that
  * follows an IBAN (`NL91 ABNA 0417 1643 EURO`) is never swallowed into it, which would make the
  * length check reject a real IBAN. Upper-case only: see the rule's note.
  */
@@ -22,17 +22,23 @@ function ibanPattern(): string {
     .map(([len, ccs]) => {
       const groups = Math.floor((len - 4) / 4);
       const rest = (len - 4) % 4;
-      return `(?:${ccs.join('|')})[0-9]{2}(?: ?[A-Z0-9]{4}){${groups}}${rest > 0 ? `(?: ?[A-Z0-9]{${rest}})` : ''}`;
+      return `(?:${ccs.join('|')})[0-9]{2}(?:[ -]?[A-Z0-9]{4}){${groups}}${rest > 0 ? `(?:[ -]?[A-Z0-9]{${rest}})` : ''}`;
     });
   return `(?:${branches.join('|')})`;
 }
 
-/** Spaces in an IBAN are all-or-nothing: none, or one before every group of four. */
+/**
+ * Separators in an IBAN are all-or-nothing: none, or the same one before every group of four, a space
+ * (ISO 13616's print form) or a dash (`DE89-3704-0044-0532-0130-00`, as forms and spreadsheets
+ * write it). The pattern places them only between groups; mixed ones are dropped here.
+ */
 function ibanRuleValid(value: string): boolean {
-  const compact = value.replaceAll(' ', '');
+  const sep = value.includes('-') ? '-' : ' ';
+  const compact = value.replaceAll(sep, '');
   if (compact.length !== value.length) {
-    const spaces = value.length - compact.length;
-    if (spaces !== Math.ceil(compact.length / 4) - 1) return false;
+    if (/[^A-Z0-9]/.test(compact)) return false;
+    const seps = value.length - compact.length;
+    if (seps !== Math.ceil(compact.length / 4) - 1) return false;
   }
   return ibanValid(compact);
 }
@@ -50,7 +56,7 @@ const kIbanMaxLength = 34 + 8;
 
 /**
  * The IBAN rule's run gate (see `RuleDef.runGate`). A match starts with a registry country code and
- * two check digits, and is upper-case letters, digits and single spaces from there on: so a run holds
+ * two check digits, and is upper-case letters, digits and single spaces or dashes from there on: so a run holds
  * part of one only if, within the rule's length before it, an unbroken stretch of such characters
  * reaching the run holds a registry country code followed by two digits. The numbers of a log line
  * (`ts=1790143393280`, `INV3664362753 404`) have none and no longer wake the rule.
@@ -75,9 +81,9 @@ export function ibanRunGate(text: string, start: number, _end: number): boolean 
   return false;
 }
 
-/** A character an IBAN's stretch is made of: a capital, a digit or a space. */
+/** A character an IBAN's stretch is made of: a capital, a digit, a space or a dash. */
 function ibanStretchCode(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32;
+  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32 || c === 45;
 }
 
 const kIban: RuleDef = {
@@ -88,15 +94,17 @@ const kIban: RuleDef = {
   enabledByDefault: true,
   // The check digits and the BBAN's digits form a run of 8+ digits in every registry example (the
   // alphanumeric BBANs still carry a long numeric account part); the window reaches back to the
-  // country code. Only spaces join the run, so dates and dotted numbers do not wake the rule.
-  // The gate's stretch of capitals, digits and spaces reaches back at least two characters from the
-  // run (the country code and check digits come before it): the shared pass checks those two.
-  trigger: { digits: { min: 8, separators: ' ', shape: { before: { chars: 'A-Z0-9 ', count: 2 } } } },
+  // country code. Spaces and dashes join the run (the print and dashed forms), dots do not: dotted
+  // numbers do not wake the rule. The gate's stretch of capitals, digits, spaces and dashes reaches
+  // back at least two characters from the run (the country code and check digits come before it):
+  // the shared pass checks those two, so a date in text or JSON (`on 2024-01-15`, `"2024-01-15"`)
+  // is dropped there.
+  trigger: { digits: { min: 8, separators: ' -', shape: { before: { chars: 'A-Z0-9 -', count: 2 } } } },
   pattern: ibanPattern(),
   maxLength: kIbanMaxLength,
   runGate: ibanRunGate,
   validate: ibanRuleValid,
-  note: 'Matches the electronic (no spaces) and print (a space every 4 characters) forms in upper case, as ISO 13616 writes them; lower-case or mixed-case IBANs are not reported: they are rare in generated responses, and accepting them would let lower-case identifiers through on length and checksum alone. IBANs whose BBAN has no run of 8 digits (possible in a few alphanumeric formats) are not triggered.',
+  note: 'Matches the electronic (no spaces) and print (a space every 4 characters) forms in upper case, as ISO 13616 writes them, and the same groups joined by dashes; lower-case or mixed-case IBANs are not reported: they are rare in generated responses, and accepting them would let lower-case identifiers through on length and checksum alone. IBANs whose BBAN has no run of 8 digits (possible in a few alphanumeric formats) are not triggered.',
   examples: {
     positive: [
       { text: '{"iban":"DE89370400440532013000","bic":"COBADEFFXXX"}', match: 'DE89370400440532013000' },
@@ -105,6 +113,9 @@ const kIban: RuleDef = {
       { text: 'Überweisung an NL91 ABNA 0417 1643 00 EURO', match: 'NL91 ABNA 0417 1643 00' },
       { text: 'iban=MT84MALT011000012345MTLCAST001S&amount=10', match: 'MT84MALT011000012345MTLCAST001S' },
       { text: '收款账号：SA0380000000608010167519。', match: 'SA0380000000608010167519' },
+      { text: 'Kontonummer: DE65-5001-0517-0648-2917-35, bitte angeben', match: 'DE65-5001-0517-0648-2917-35' },
+      { text: '"account": "GB90-MIDL-4005-1522-3344-55"', match: 'GB90-MIDL-4005-1522-3344-55' },
+      { text: 'AT61-1904-3002-3457-3201.', match: 'AT61-1904-3002-3457-3201' },
     ],
     negative: [
       { text: '{"iban":"DE89370400440532013001"}' },
@@ -113,6 +124,9 @@ const kIban: RuleDef = {
       { text: 'too long DE893704004405320130001 and glued XDE89370400440532013000' },
       { text: 'no IBAN in US: US64SVBKUS6S3300958879' },
       { text: 'order GB29NWBK6016133192681 ships 2024-01-15' },
+      { text: 'mixed DE65-5001 0517-0648 2917-35 and DE65-50010517-0648-2917-35' },
+      { text: 'dots DE65.5001.0517.0648.2917.35 and double DE65--5001-0517-0648-2917-35' },
+      { text: 'bad check DE65-5001-0517-0648-2917-36' },
     ],
   },
 };
