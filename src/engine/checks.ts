@@ -80,7 +80,8 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
   const right = classTest(rule.boundary?.right);
   const ctx = rule.context;
   const ctxWords = ctx?.words.map((w) => w.toLowerCase()) ?? [];
-  const rank = kConfidenceRank[rule.confidence ?? 'high'];
+  // A rule below the threshold accepts nothing (compileProgram leaves it out altogether).
+  const rank = kConfidenceRank[rule.confidence ?? 'high'] >= kConfidenceRank[min] ? kConfidenceRank[rule.confidence ?? 'high'] : 0;
   const bare = withoutContextRank(rule, min);
   // With optional context every window may hold a match: the words only grade it.
   const ctxAny = ctxWords.length === 0 || bare > 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');
@@ -104,6 +105,7 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
       return p;
     },
     accept(text, ms, me, vs, ve) {
+      if (rank === 0) return 0;
       if (left && ms > 0 && left(text.charCodeAt(ms - 1))) return 0;
       if (right && me < text.length && right(text.charCodeAt(me))) return 0;
       const value = text.slice(vs, ve);
