@@ -70,15 +70,36 @@ const kWords =
  * the letters alone hold an alphabet run, or the digits alone a counting run. A random value's
  * letters or digits hold such a run with a probability far below 1e-8.
  */
-const kLetterRun = /abcdefghi/i;
-const kDigitRun = /012345678|123456789/;
+export function typedAcrossClasses(value: string): boolean {
+  // One pass, no copies: the length of the current `a, b, c…` run among the letters (case folded,
+  // other characters skipped) and of the `0, 1, 2…` or `1, 2, 3…` run among the digits.
+  let letters = 0;
+  let prevLetter = -2;
+  let digits = 0;
+  let prevDigit = -2;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const l = c | 32;
+    if (l >= 97 && l <= 122 && (c <= 90 || c >= 97)) {
+      letters = letters > 0 && l === prevLetter + 1 ? letters + 1 : l === 97 ? 1 : 0;
+      prevLetter = l;
+      if (letters >= 9) return true;
+    } else if (c >= 48 && c <= 57) {
+      const d = c - 48;
+      digits = digits > 0 && d === prevDigit + 1 ? digits + 1 : d <= 1 ? 1 : 0;
+      prevDigit = d;
+      if (digits >= 9) return true;
+    }
+  }
+  return false;
+}
 
 /** True when `value` looks like a placeholder rather than a real credential. */
 export function isPlaceholder(value: string): boolean {
   if (knownSampleValues.has(value)) return true;
   if (kTemplate.test(value)) return true;
   if (kWords.test(value)) return true;
-  if (kLetterRun.test(value.replace(/[^A-Za-z]+/g, '')) || kDigitRun.test(value.replace(/[^0-9]+/g, ''))) return true;
+  if (typedAcrossClasses(value)) return true;
   // A short unit repeated to the end (after any fixed prefix like `sk_live_`): aaaa…, 0000…, abab…,
   // 1234 1234…. Checked on the last 16 characters, where a real token is random.
   const tail = value.slice(-Math.min(value.length, 16));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholder, knownSampleValues } from '../../src/rules/placeholders.js';
+import { isPlaceholder, knownSampleValues, typedAcrossClasses } from '../../src/rules/placeholders.js';
 
 describe('knownSampleValues', () => {
   it.each([
@@ -108,4 +108,20 @@ describe('isPlaceholder', () => {
       { seed: 20260101, numRuns: 2000 },
     );
   });
+});
+
+describe('runs typed across character classes', () => {
+  // The definition, as regular expressions over copies: the one-pass check must answer the same.
+  const oracle = (v: string) => /abcdefghi/i.test(v.replace(/[^A-Za-z]+/g, '')) || /012345678|123456789/.test(v.replace(/[^0-9]+/g, ''));
+  const unit = fc.constantFrom(...'abcdefghijABCDEFGHIJxyz0123456789-_.é'.split(''));
+  it('agrees with the definition on strings made of run pieces', () => {
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (chars) => {
+        const v = chars.join('');
+        expect(typedAcrossClasses(v)).toBe(oracle(v));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it.each(['AbC123dEf456GhI789', 'a-b-c-d-e-f-g-h-i', 'x0y1z2a3b4c5d6e7f8'])('%s is a placeholder', (v) => expect(isPlaceholder(v)).toBe(true));
 });
