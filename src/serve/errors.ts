@@ -1,5 +1,5 @@
 /**
- * The service's error catalogue (`leakscan serve` and `leakscan verify`): one stable code per failure
+ * The service's error catalogue (`leakscan serve`, `stop` and `verify`): one stable code per failure
  * to start or to read a data directory, and one per problem `verify` can find. docs/serve.md lists
  * every code; test/serve/errors-doc.test.ts checks both ways. Kept beside the code, as the audit log's
  * and the store's catalogues are, because these codes belong to this capability only.
@@ -11,6 +11,8 @@ export const kServeErrors = {
   SERVE_ERR_DATA_LOCKED: 'the data directory is in use by another process (a running `leakscan serve`)',
   SERVE_ERR_NO_DATA: 'the data directory holds no leakscan service data',
   SERVE_ERR_LISTEN: 'a port could not be listened on',
+  SERVE_ERR_NOT_RUNNING: 'no `leakscan serve` runs on the data directory',
+  SERVE_ERR_STOP_TIMEOUT: 'the service did not stop in time',
 } as const;
 
 export type ServeErrorCode = keyof typeof kServeErrors;

@@ -14,4 +14,9 @@ describe('docs/serve.md', () => {
     // Codes named anywhere in the page exist.
     for (const m of doc.matchAll(/\b((?:SERVE_ERR|VERIFY)_[A-Z_]+)\b/g)) expect(codes, m[1]).toContain(m[1]);
   });
+  it('docs/errors.md lists every SERVE_ERR code, and no other', () => {
+    const errors = readFileSync(join(import.meta.dirname, '../../docs/errors.md'), 'utf8');
+    const listed = [...new Set([...errors.matchAll(/`(SERVE_ERR_[A-Z_]+)`/g)].map((m) => m[1]))].sort();
+    expect(listed).toEqual(Object.keys(kServeErrors).sort());
+  });
 });

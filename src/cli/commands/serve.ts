@@ -1,7 +1,10 @@
 import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseZoneArgs, ServeError, startServe, type ServeHandle, type ServeStats } from '../../serve/index.js';
+import { parseZoneArgs, removePidFile, ServeError, startServe, writePidFile, type ServeHandle, type ServeOptions as LibServeOptions, type ServeStats } from '../../serve/index.js';
+
+/** The library's options, and whether to print a newly created admin token (the demo prints its own line). */
+export type ServeOptions = LibServeOptions & { printToken?: boolean };
 import { type CliIO, UsageError } from '../io.js';
 
 interface ServeCliOptions {
@@ -21,7 +24,7 @@ interface ServeCliOptions {
 
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
 
-function integer(name: string, v: string, min: number, max: number): number {
+export function integer(name: string, v: string, min: number, max: number): number {
   const n = /^[0-9]{1,10}$/.test(v) ? Number(v) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
   return n;
@@ -39,21 +42,96 @@ function losses(s: ServeStats): Record<string, number> {
   };
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one ends the process at once. */
+/**
+ * Resolves on the first SIGINT or SIGTERM; a second one ends the process at once. A repeat within
+ * `kRepeatMs` is the same request delivered twice, not a second one: a Ctrl-C under `npm start`
+ * reaches the server from the terminal (its whole process group) and again from npm, which forwards it.
+ */
+const kRepeatMs = 1000;
 function stopSignal(io: CliIO): Promise<string> {
   return new Promise((resolveStop) => {
-    let stopping = false;
+    let first = 0;
     const on = (sig: NodeJS.Signals): void => {
-      if (stopping) {
+      if (first !== 0) {
+        if (Date.now() - first < kRepeatMs) return;
         io.stderr.write(`leakscan: ${sig} again: stopping now, events not yet written are lost\n`);
         process.exit(130);
       }
-      stopping = true;
+      first = Date.now();
       resolveStop(sig);
     };
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
   });
+}
+
+/** What a command built on the service adds around it (`leakscan demo`). */
+export interface ServeHooks {
+  /** Runs once the service is up, before the pid file and `ready`; its lines are printed before `ready`. */
+  started?: (svc: ServeHandle) => Promise<string[]>;
+  /** Runs after the service has stopped (its own resources: the demo origin). */
+  stopped?: () => Promise<void>;
+}
+
+/**
+ * Starts the service, writes DIR/serve.pid, prints its addresses and `ready`, and drains on
+ * SIGINT/SIGTERM: the lines `leakscan serve` prints, shared with `leakscan demo`.
+ */
+export async function serveUntilStopped(io: CliIO, setExit: (code: number) => void, options: ServeOptions, hooks: ServeHooks = {}): Promise<void> {
+  const dataDir = options.dataDir;
+  const out = (line: string): void => void io.stdout.write(`${line}\n`);
+  const err = (line: string): void => void io.stderr.write(`${line}\n`);
+  let svc: ServeHandle;
+  try {
+    svc = await startServe({ log: err, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...options });
+  } catch (e) {
+    await hooks.stopped?.();
+    if (e instanceof ServeError) throw new UsageError(`${e.code}: ${e.message}`);
+    throw e;
+  }
+  const stop = stopSignal(io);
+  let extra: string[] = [];
+  try {
+    extra = (await hooks.started?.(svc)) ?? [];
+  } catch (e) {
+    await svc.close();
+    await hooks.stopped?.();
+    throw e;
+  }
+  if (svc.admin.created && options.printToken !== false) out(`admin token: ${svc.admin.token} (saved in ${resolve(dataDir, 'admin-token')}; shown once)`);
+  for (const p of svc.created) out(`created ${p}`);
+  out(`audit signing key: ${svc.publicKey}`);
+  out(`rulesets API: ${svc.api.url}`);
+  const dashboard = new URL('/', svc.api.url).href;
+  out(`dashboard: ${dashboard}`);
+  out(`audit log: ${svc.audit.url}`);
+  if (svc.proxy) out(`proxy: ${svc.proxy.url} -> ${options.origin}`);
+  if (svc.recovered > 0) out(`recovered: published ${svc.recovered} batch${svc.recovered === 1 ? '' : 'es'} written before the last stop`);
+  for (const line of extra) out(line);
+  const pidFile = writePidFile(dataDir, { started: new Date().toISOString(), api: svc.api, dashboard, audit: svc.audit, proxy: svc.proxy });
+  out(`pid ${process.pid} (in ${pidFile}; stop with: leakscan stop --data ${dataDir})`);
+  out('ready');
+
+  let reported = losses(svc.stats());
+  const watch = setInterval(() => {
+    const now = losses(svc.stats());
+    for (const [what, n] of Object.entries(now)) {
+      if (n > (reported[what] ?? 0)) err(`leakscan: warning: ${what}: ${n} since start`);
+    }
+    reported = now;
+  }, 10_000);
+  watch.unref();
+
+  const sig = await stop;
+  clearInterval(watch);
+  err(`leakscan: ${sig}: draining`);
+  await svc.close();
+  await hooks.stopped?.();
+  removePidFile(dataDir);
+  const s = svc.stats();
+  const lost = Object.entries(losses(s)).filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
+  err(`leakscan: stopped: ${s.events.eventsWritten} events in ${s.events.batchesWritten} batches written, ${s.events.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
+  setExit(0);
 }
 
 /**
@@ -96,57 +174,18 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
           throw new UsageError(`cannot read --origin-ca ${opts.originCa}: ${(e as Error).message}`);
         }
       }
-      const out = (line: string): void => void io.stdout.write(`${line}\n`);
-      const err = (line: string): void => void io.stderr.write(`${line}\n`);
-      let svc: ServeHandle;
-      try {
-        svc = await startServe({
-          dataDir,
-          port: integer('--port', opts.port, 0, 65535),
-          auditPort: integer('--audit-port', opts.auditPort, 0, 65535),
-          proxyPort: integer('--proxy-port', opts.proxyPort, 0, 65535),
-          ...(opts.origin === undefined ? {} : { origin: opts.origin }),
-          ...(originCa === undefined ? {} : { originCa }),
-          zones,
-          ...(opts.workers === undefined ? {} : { workers: integer('--workers', opts.workers, 1, 256) }),
-          batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
-          backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
-          drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
-          log: err,
-          onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`),
-        });
-      } catch (e) {
-        if (e instanceof ServeError) throw new UsageError(`${e.code}: ${e.message}`);
-        throw e;
-      }
-      const stop = stopSignal(io);
-      if (svc.admin.created) out(`admin token: ${svc.admin.token} (saved in ${resolve(dataDir, 'admin-token')}; shown once)`);
-      for (const p of svc.created) out(`created ${p}`);
-      out(`audit signing key: ${svc.publicKey}`);
-      out(`rulesets API: ${svc.api.url}`);
-      out(`dashboard: ${new URL('/', svc.api.url).href}`);
-      out(`audit log: ${svc.audit.url}`);
-      if (svc.proxy) out(`proxy: ${svc.proxy.url} -> ${opts.origin}`);
-      if (svc.recovered > 0) out(`recovered: published ${svc.recovered} batch${svc.recovered === 1 ? '' : 'es'} written before the last stop`);
-      out('ready');
-
-      let reported = losses(svc.stats());
-      const watch = setInterval(() => {
-        const now = losses(svc.stats());
-        for (const [what, n] of Object.entries(now)) {
-          if (n > (reported[what] ?? 0)) err(`leakscan: warning: ${what}: ${n} since start`);
-        }
-        reported = now;
-      }, 10_000);
-      watch.unref();
-
-      const sig = await stop;
-      clearInterval(watch);
-      err(`leakscan: ${sig}: draining`);
-      await svc.close();
-      const s = svc.stats();
-      const lost = Object.entries(losses(s)).filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
-      err(`leakscan: stopped: ${s.events.eventsWritten} events in ${s.events.batchesWritten} batches written, ${s.events.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
-      setExit(0);
+      await serveUntilStopped(io, setExit, {
+        dataDir,
+        port: integer('--port', opts.port, 0, 65535),
+        auditPort: integer('--audit-port', opts.auditPort, 0, 65535),
+        proxyPort: integer('--proxy-port', opts.proxyPort, 0, 65535),
+        ...(opts.origin === undefined ? {} : { origin: opts.origin }),
+        ...(originCa === undefined ? {} : { originCa }),
+        zones,
+        ...(opts.workers === undefined ? {} : { workers: integer('--workers', opts.workers, 1, 256) }),
+        batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
+        backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
+        drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
+      });
     });
 }
