@@ -14,7 +14,7 @@ import { createJsonReporter } from './json.js';
 import { createNdjsonReporter } from './ndjson.js';
 import { createSarifReporter } from './sarif.js';
 
-export type { ReportFormat, ScanResult, InputError, ReportRule, ReportSummary, ReporterOptions, Reporter } from './types.js';
+export type { ReportFormat, ScanResult, InputError, ReportRule, ReportSummary, ReporterOptions, Reporter, DecodedBody, DetectedBy, ArchiveEntry } from './types.js';
 export { kReportFormats, publicFinding } from './types.js';
 export { textLines, summaryLine, escapeControls, formatBytes, createTextReporter } from './text.js';
 export { ndjsonLines, createNdjsonReporter } from './ndjson.js';

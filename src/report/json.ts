@@ -1,13 +1,17 @@
 import type { Writable } from 'node:stream';
 import type { Finding, ScanNotice, ScanReport } from '../types.js';
-import type { InputError, Reporter, ReporterOptions, ReportSummary, ScanResult } from './types.js';
-import { publicFinding, publicNotice } from './types.js';
+import type { ArchiveEntry, DecodedBody, InputError, Reporter, ReporterOptions, ReportSummary, ScanResult } from './types.js';
+import { publicDecoded, publicEntry, publicFinding, publicNotice } from './types.js';
 import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
 import { JsonArrayWriter, jsonAt } from './json-stream.js';
 
 export interface JsonFileResult {
   path: string;
+  /** The archive entry (HAR, WARC) this result is about; `path` is the archive's. */
+  entry?: ArchiveEntry;
+  /** Set when the body was decoded before scanning: offsets are in the decoded body. */
+  decoded?: DecodedBody;
   contentKind: ScanReport['contentKind'];
   bytesScanned: number;
   bytesSeen: number;
@@ -25,9 +29,11 @@ export interface JsonReport {
   summary: ReportSummary;
 }
 
-export function jsonFileResult({ path, report }: ScanResult): JsonFileResult {
+export function jsonFileResult({ path, report, decoded, entry }: ScanResult): JsonFileResult {
   return {
     path,
+    ...(entry === undefined ? {} : { entry: publicEntry(entry) }),
+    ...(decoded === undefined ? {} : { decoded: publicDecoded(decoded) }),
     contentKind: report.contentKind,
     bytesScanned: report.bytesScanned,
     bytesSeen: report.bytesSeen,

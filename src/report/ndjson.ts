@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Finding } from '../types.js';
-import type { Reporter, ScanResult } from './types.js';
+import { publicDecoded, publicEntry, type Reporter, type ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 
 interface RuleFragment {
@@ -42,14 +42,23 @@ const kConfidenceJson: ReadonlyMap<string, string> = new Map(['high', 'medium', 
  * (`path, ruleId, description, tags, start, end, redacted, confidence`: `publicFinding`'s order), each line what
  * `JSON.stringify({ path, ...publicFinding(f) })` gives. Empty for a result without findings.
  */
-export function ndjsonLines({ path, report }: ScanResult): string {
+export function ndjsonLines({ path, report, decoded, entry }: ScanResult): string {
   const findings = report.findings;
   if (findings.length === 0) return '';
   const head = `{"path":${JSON.stringify(path)},`;
+  // Additive keys after the documented ones, only when they apply: which archive entry, and that
+  // offsets are in a decoded body.
+  let tail = '}';
+  if (entry !== undefined || decoded !== undefined) {
+    tail = '';
+    if (entry !== undefined) tail += `,"entry":${JSON.stringify(publicEntry(entry))}`;
+    if (decoded !== undefined) tail += `,"decoded":${JSON.stringify(publicDecoded(decoded))}`;
+    tail += '}';
+  }
   const lines: string[] = new Array<string>(findings.length + 1);
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i]!;
-    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)},"confidence":${kConfidenceJson.get(f.confidence) ?? JSON.stringify(f.confidence)}}`;
+    lines[i] = `${head}${ruleFragment(f)},"start":${JSON.stringify(f.start)},"end":${JSON.stringify(f.end)},"redacted":${JSON.stringify(f.redacted)},"confidence":${kConfidenceJson.get(f.confidence) ?? JSON.stringify(f.confidence)}${tail}`;
   }
   lines[findings.length] = '';
   return lines.join('\n');

@@ -3,7 +3,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
 import type { Confidence } from '../types.js';
-import type { InputError, Reporter, ReporterOptions, ReportRule, ScanResult } from './types.js';
+import { publicDecoded, publicEntry, type ArchiveEntry, type DecodedBody, type InputError, type Reporter, type ReporterOptions, type ReportRule, type ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 import { kToolName, packageVersion } from './tool.js';
 import { JsonArrayWriter, jsonAt } from './json-stream.js';
@@ -70,7 +70,13 @@ export interface SarifResult {
   locations: SarifLocation[];
   partialFingerprints: Record<string, string>;
   /** The finding's confidence by name, for consumers that read neither level nor rank. */
-  properties: { confidence: Confidence };
+  properties: {
+    confidence: Confidence;
+    /** The archive entry (HAR, WARC) the finding is in; the region is inside that response's body. */
+    entry?: ArchiveEntry;
+    /** The body was decoded before scanning: the region is in the decoded body. */
+    decoded?: DecodedBody;
+  };
 }
 
 export interface SarifNotification {
@@ -150,8 +156,13 @@ export class SarifBuilder {
    * The SARIF results of one scan result, its notices recorded as notifications; for a caller that
    * writes results as they come (`createSarifReporter`) instead of keeping them for `log()`.
    */
-  results({ path, report }: ScanResult): SarifResult[] {
+  results({ path, report, decoded, entry }: ScanResult): SarifResult[] {
     const artifact = artifactLocation(path, this.#opts.baseDir);
+    // Entries of one archive share its URI: the entry's number keeps their fingerprints apart.
+    const fingerprintUri = entry === undefined ? artifact.uri : `${artifact.uri}#entry=${entry.index}`;
+    const extra: Pick<SarifResult['properties'], 'entry' | 'decoded'> = {};
+    if (entry !== undefined) extra.entry = publicEntry(entry);
+    if (decoded !== undefined) extra.decoded = publicDecoded(decoded);
     const seen = new Map<string, number>();
     const out: SarifResult[] = [];
     for (const f of report.findings) {
@@ -168,8 +179,8 @@ export class SarifBuilder {
         locations: [{ physicalLocation: { artifactLocation: { ...artifact }, region: { byteOffset: f.start, byteLength: f.end - f.start } } }],
         // The confidence is not part of the fingerprint: one value found at another level (after a
         // rule gained a context word, say) stays the same alert.
-        partialFingerprints: { [kFingerprintKey]: findingFingerprint(f.ruleId, f.redacted, artifact.uri, occurrence) },
-        properties: { confidence: f.confidence },
+        partialFingerprints: { [kFingerprintKey]: findingFingerprint(f.ruleId, f.redacted, fingerprintUri, occurrence) },
+        properties: { confidence: f.confidence, ...extra },
       });
     }
     for (const n of report.notices) {

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Reporter, ReportSummary, ScanResult } from './types.js';
+import type { ArchiveEntry, DecodedBody, Reporter, ReportSummary, ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 
 /**
@@ -21,6 +21,29 @@ function displayPath(path: string): string {
   return path === '-' ? '<stdin>' : escapeControls(path);
 }
 
+/**
+ * Where a finding of an archive entry is: the archive's path, the entry's number, method, URL and
+ * status (`export.har#3 GET https://example.test/a 200`); offsets follow, inside that response's body.
+ */
+export function entryLabel(path: string, e: ArchiveEntry): string {
+  const parts = [`${displayPath(path)}#${e.index}`];
+  if (e.method !== '') parts.push(escapeControls(e.method));
+  parts.push(escapeControls(e.url));
+  if (e.status !== 0) parts.push(String(e.status));
+  return parts.join(' ');
+}
+
+const kDetectedBy: Readonly<Record<DecodedBody['detectedBy'], string>> = {
+  magic: 'recognised by its magic bytes',
+  name: 'named by its suffix',
+  option: 'as --content-encoding says',
+};
+
+/** The note on a decoded body: what was undone and that offsets are in the decoded bytes. */
+export function decodedNote(d: DecodedBody): string {
+  return `decoded ${escapeControls(d.contentEncoding)} (${kDetectedBy[d.detectedBy]}); offsets are in the decoded body`;
+}
+
 /** Notices the text format leaves to the summary line: one per skipped image would drown the findings. */
 const kQuietNotices = new Set(['SDD_SKIP_BINARY']);
 
@@ -29,9 +52,12 @@ const kQuietNotices = new Set(['SDD_SKIP_BINARY']);
  * then notices. The confidence (`high`, `medium`, `low`) comes before the value so that the columns
  * that vary in width (value, description) stay last.
  */
-export function textLines({ path, report }: ScanResult): string {
-  const p = displayPath(path);
+export function textLines({ path, report, decoded, entry }: ScanResult): string {
+  const p = entry === undefined ? displayPath(path) : entryLabel(path, entry);
   let out = '';
+  // A body found compressed by its bytes is always said (nothing else would tell the user it was
+  // decoded); one named compressed only when its findings' offsets need the note.
+  if (decoded !== undefined && (decoded.detectedBy === 'magic' || report.findings.length > 0)) out += `${p}: note: ${decodedNote(decoded)}\n`;
   for (const f of report.findings) {
     out += `${p}:${f.start}-${f.end}  ${escapeControls(f.ruleId)}  ${escapeControls(f.confidence)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
   }

@@ -5,10 +5,38 @@ export type ReportFormat = 'text' | 'json' | 'ndjson' | 'sarif';
 
 export const kReportFormats: readonly ReportFormat[] = ['text', 'json', 'ndjson', 'sarif'];
 
+/** How a body's Content-Encoding became known: the signature in its bytes, its name, or an option. */
+export type DetectedBy = 'magic' | 'name' | 'option';
+
+/** A body that was decoded (gunzipped…) before it was scanned: its offsets are in the decoded bytes. */
+export interface DecodedBody {
+  /** The coding undone, as given (`gzip`, `br`, `gzip, br`). */
+  contentEncoding: string;
+  detectedBy: DetectedBy;
+}
+
+/**
+ * One response inside an archive file (a HAR entry, a WARC record): the input's `path` stays the
+ * archive's, and the finding offsets are inside this response's (decoded) body.
+ */
+export interface ArchiveEntry {
+  /** Position in the archive: the HAR entry's index in `log.entries`, the WARC record's number (0-based). */
+  index: number;
+  url: string;
+  /** The request method; empty when the archive does not record it. */
+  method: string;
+  /** The response status; 0 when the archive does not record it. */
+  status: number;
+}
+
 /** One scanned input: `path` as the user named it (`-` for standard input). */
 export interface ScanResult {
   path: string;
   report: ScanReport;
+  /** Set when the body was decoded before scanning (offsets are in the decoded body). */
+  decoded?: DecodedBody;
+  /** Set for a response inside an archive (HAR, WARC): `path` is the archive's. */
+  entry?: ArchiveEntry;
 }
 
 /** An input that could not be read at all (missing, unreadable, not a file). */
@@ -80,6 +108,15 @@ export interface Reporter {
  */
 export function publicFinding(f: Finding): Finding {
   return { ruleId: f.ruleId, description: f.description, tags: [...f.tags], start: f.start, end: f.end, redacted: f.redacted, confidence: f.confidence };
+}
+
+/** Only the public fields of an archive entry, in a fixed order (`url, method, status, index`). */
+export function publicEntry(e: ArchiveEntry): ArchiveEntry {
+  return { url: e.url, method: e.method, status: e.status, index: e.index };
+}
+
+export function publicDecoded(d: DecodedBody): DecodedBody {
+  return { contentEncoding: d.contentEncoding, detectedBy: d.detectedBy };
 }
 
 export function publicNotice(n: ScanNotice): ScanNotice {

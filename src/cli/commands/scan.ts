@@ -7,7 +7,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
 import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
-import { createReporter, kReportFormats, type InputError, type ReportFormat } from '../../report/index.js';
+import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat } from '../../report/index.js';
+import { peekStream, startsWithGzip } from '../inputs/magic.js';
 import { collectInputs, describeFsError, fileIdentity, type Input } from '../walk.js';
 import { Progress } from '../progress.js';
 import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
@@ -139,8 +140,19 @@ export function registerScan(program: Command, io: CliIO, setExit: (code: number
 
 interface Outcome {
   report?: ScanReport;
+  /** Set when the body was decoded before it was scanned. */
+  decoded?: DecodedBody | undefined;
   error?: InputError;
 }
+
+/** What `header` (a Content-Encoding) says was decoded, or undefined when it undoes nothing (`identity`). */
+function decodedBy(header: string | undefined, detectedBy: DecodedBody['detectedBy']): DecodedBody | undefined {
+  if (header === undefined || parseContentEncoding(header).codings.length === 0) return undefined;
+  return { contentEncoding: header, detectedBy };
+}
+
+/** Gzip found by its signature: the body is decoded, bounded like any Content-Encoding (the engine's cap). */
+const kGzipByMagic: DecodedBody = { contentEncoding: 'gzip', detectedBy: 'magic' };
 
 /** An unreadable input, described as `<reason> (<errno code>)`. */
 function inputError(path: string, err: { code: string; message: string }): InputError {
@@ -346,12 +358,14 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
 
   const scanInput = async (input: Input): Promise<Outcome> => {
     const meta: ScanMeta = {};
+    let decoded: DecodedBody | undefined;
     let body: AsyncIterable<Uint8Array>;
     let readError: unknown;
     let close = (): void => undefined;
     if (input.kind === 'stdin') {
       if (opts.contentType !== undefined) meta.contentType = opts.contentType;
       if (opts.contentEncoding !== undefined) meta.contentEncoding = opts.contentEncoding;
+      decoded = decodedBy(opts.contentEncoding, 'option');
       body = io.stdin;
     } else {
       const byName = contentTypeForPath(input.path);
@@ -360,6 +374,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       const contentEncoding = opts.contentEncoding ?? byName.contentEncoding;
       if (contentType !== undefined) meta.contentType = contentType;
       if (contentEncoding !== undefined) meta.contentEncoding = contentEncoding;
+      decoded = decodedBy(contentEncoding, opts.contentEncoding !== undefined ? 'option' : 'name');
       if (contentType !== undefined && contentEncoding === undefined && classifyContentType(contentType).kind === 'binary') {
         // Known binary by its name: the engine's skip notice without reading a possibly huge file.
         return { report: await scanner.analyze(new Uint8Array(0), meta) };
@@ -373,10 +388,15 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         }
         if (whole !== null) {
           progress.addBytes(whole.bytes.length);
+          // Gzip under a name that does not say so (`body.json`, `dump`): decoded, not skipped as binary.
+          if (startsWithGzip(whole.bytes)) {
+            meta.contentEncoding = 'gzip';
+            decoded = kGzipByMagic;
+          }
           const report = await scanner.analyze(whole.bytes, meta);
           // As for a stream below: what was read before the failure is scanned and reported.
-          if (whole.readError !== undefined) return { report, error: inputError(input.path, describeFsError(whole.readError)) };
-          return { report };
+          if (whole.readError !== undefined) return { report, decoded, error: inputError(input.path, describeFsError(whole.readError)) };
+          return { report, decoded };
         }
         // Grown past the limit since the walk: streamed below.
       }
@@ -389,6 +409,15 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       const stream = fh.createReadStream({ highWaterMark: 64 * 1024 });
       close = () => stream.destroy();
       body = stream;
+    }
+    if (meta.contentEncoding === undefined) {
+      // No coding given or named: look at the first two bytes for gzip's signature (`cat x.gz | leakscan scan -`).
+      const peeked = await peekStream(body, 2);
+      body = peeked.body;
+      if (startsWithGzip(peeked.head)) {
+        meta.contentEncoding = 'gzip';
+        decoded = kGzipByMagic;
+      }
     }
     // Read errors are caught here rather than left to the engine, which turns them into a notice
     // and carries on: for the command line an unreadable input is an input error (exit code 2).
@@ -413,9 +442,9 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     }
     if (readError !== undefined) {
       // Findings made before the failure are still reported: hiding them would be worse.
-      return { report, error: inputError(input.path, describeFsError(readError)) };
+      return { report, decoded, error: inputError(input.path, describeFsError(readError)) };
     }
-    return { report };
+    return { report, decoded };
   };
 
   let findings = 0;
@@ -433,7 +462,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       if (outcome.report !== undefined) {
         findings += outcome.report.findings.length;
         if (sharesTerminal) progress.clear();
-        await reporter.add({ path: input.path, report: outcome.report });
+        await reporter.add(outcome.decoded === undefined ? { path: input.path, report: outcome.report } : { path: input.path, report: outcome.report, decoded: outcome.decoded });
       }
       if (outcome.error !== undefined) await reportError(outcome.error);
     });
