@@ -21,6 +21,7 @@ export const kCodes = {
   SDD_ERR_POOL_QUEUE_FULL: { status: 503, message: 'the worker pool queue is full' },
   SDD_ERR_WORKER_FAILED: { status: 500, message: 'a scan worker failed' },
   SDD_ERR_INPUT: { status: 400, message: 'an input could not be read' },
+  SDD_ERR_INPUT_FORMAT: { status: 400, message: 'an archive input (HAR, WARC) is not one' },
   SDD_ERR_SCAN_FAILED: { status: 500, message: 'the scan failed' },
 } as const;
 

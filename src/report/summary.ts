@@ -15,10 +15,22 @@ export class SummaryCounter {
     errors: 0,
   };
 
-  add({ report }: ScanResult): void {
+  /** The archive whose entries are arriving (they come one after another), and whether one had findings. */
+  #archive: string | undefined;
+  #archiveFound = false;
+
+  add({ path, report, entry }: ScanResult): void {
     const s = this.#s;
-    s.files++;
-    if (report.findings.length > 0) s.filesWithFindings++;
+    // An archive (HAR, WARC) is one file however many responses it holds; `entries` counts those.
+    const sameArchive = entry !== undefined && path === this.#archive;
+    if (!sameArchive) {
+      s.files++;
+      this.#archiveFound = false;
+    }
+    this.#archive = entry === undefined ? undefined : path;
+    if (entry !== undefined) s.entries = (s.entries ?? 0) + 1;
+    if (report.findings.length > 0 && !(sameArchive && this.#archiveFound)) s.filesWithFindings++;
+    if (report.findings.length > 0 && entry !== undefined) this.#archiveFound = true;
     s.findings += report.findings.length;
     s.bytesScanned += report.bytesScanned;
     s.bytesReceived += report.bytesReceived;

@@ -23,14 +23,14 @@ function displayPath(path: string): string {
 
 /**
  * Where a finding of an archive entry is: the archive's path, the entry's number, method, URL and
- * status (`export.har#3 GET https://example.test/a 200`); offsets follow, inside that response's body.
+ * status (`export.har#3 (GET https://example.test/a 200)`); offsets follow, inside that response's body.
  */
 export function entryLabel(path: string, e: ArchiveEntry): string {
-  const parts = [`${displayPath(path)}#${e.index}`];
+  const parts: string[] = [];
   if (e.method !== '') parts.push(escapeControls(e.method));
   parts.push(escapeControls(e.url));
   if (e.status !== 0) parts.push(String(e.status));
-  return parts.join(' ');
+  return `${displayPath(path)}#${e.index} (${parts.join(' ')})`;
 }
 
 const kDetectedBy: Readonly<Record<DecodedBody['detectedBy'], string>> = {
@@ -82,7 +82,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 /** The closing line, e.g. `3 findings in 2 files; 57 files scanned (1.2 MiB), 12 binary skipped, 0.4 s`. */
 export function summaryLine(s: ReportSummary): string {
   const head = s.findings === 0 ? 'no findings' : `${plural(s.findings, 'finding')} in ${plural(s.filesWithFindings, 'file')}`;
-  const parts = [`${plural(s.files, 'file')} scanned (${formatBytes(s.bytesScanned)})`];
+  const inside = s.entries === undefined ? '' : `${plural(s.entries, 'archived response')}, `;
+  const parts = [`${plural(s.files, 'file')} scanned (${inside}${formatBytes(s.bytesScanned)})`];
   if (s.skipped > 0) parts.push(`${s.skipped} binary skipped`);
   if (s.truncated > 0) parts.push(`${s.truncated} truncated`);
   if (s.errors > 0) parts.push(`${s.errors} unreadable`);

@@ -56,15 +56,17 @@ export interface ReportRule {
 }
 
 export interface ReportSummary {
-  /** Inputs scanned (including skipped binary ones, excluding unreadable ones). */
+  /** Inputs scanned (including skipped binary ones, excluding unreadable ones); an archive counts once. */
   files: number;
+  /** Responses scanned inside archives (HAR entries, WARC records); absent when no archive was scanned. */
+  entries?: number;
   filesWithFindings: number;
   findings: number;
   /** Decoded bytes scanned, summed over inputs. */
   bytesScanned: number;
   /** Bytes read from the inputs, summed. */
   bytesReceived: number;
-  /** Inputs not scanned because they are binary. */
+  /** Inputs (or archive responses) not scanned because they are binary. */
   skipped: number;
   /** Inputs only partly scanned (longer than the cap, or too many findings). */
   truncated: number;

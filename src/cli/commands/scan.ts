@@ -1,14 +1,17 @@
 import { closeSync, constants, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
 import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
-import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat } from '../../report/index.js';
+import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat, type ScanResult } from '../../report/index.js';
 import { peekStream, startsWithGzip } from '../inputs/magic.js';
+import { type ArchiveBody, ArchiveFormatError, kInputFormatErrorCode, kMaxArchiveBytes } from '../inputs/archive.js';
+import { harBodies, isHarPath, looksLikeHar } from '../inputs/har.js';
 import { collectInputs, describeFsError, fileIdentity, type Input } from '../walk.js';
 import { Progress } from '../progress.js';
 import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
@@ -142,8 +145,13 @@ interface Outcome {
   report?: ScanReport;
   /** Set when the body was decoded before it was scanned. */
   decoded?: DecodedBody | undefined;
+  /** An archive's responses (HAR entries), each reported on its own under the archive's path. */
+  entries?: ScanResult[];
   error?: InputError;
 }
+
+/** Response bodies of an archive scanned at once (the pool spreads them over its workers). */
+const kEntriesInFlight = 16;
 
 /** What `header` (a Content-Encoding) says was decoded, or undefined when it undoes nothing (`identity`). */
 function decodedBy(header: string | undefined, detectedBy: DecodedBody['detectedBy']): DecodedBody | undefined {
@@ -356,6 +364,64 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     }
   };
 
+  /** Each response of an archive with its own type and (by magic) coding; offsets inside that body. */
+  const scanArchive = async (path: string, bodies: readonly ArchiveBody[]): Promise<Outcome> => {
+    if (bodies.length === 0) {
+      // Listed like any other file, with nothing scanned: an archive of requests without bodies.
+      return { report: await scanner.analyze(new Uint8Array(0), { contentType: 'application/json' }) };
+    }
+    const entries = new Array<ScanResult>(bodies.length);
+    for (let at = 0; at < bodies.length; at += kEntriesInFlight) {
+      await Promise.all(bodies.slice(at, at + kEntriesInFlight).map(async (b, i) => {
+        const meta: ScanMeta = {};
+        if (b.contentType !== undefined) meta.contentType = b.contentType;
+        let decoded: DecodedBody | undefined;
+        if (b.contentEncoding !== undefined) {
+          meta.contentEncoding = b.contentEncoding;
+          decoded = decodedBy(b.contentEncoding, 'name');
+        } else if (startsWithGzip(b.body)) {
+          meta.contentEncoding = 'gzip';
+          decoded = kGzipByMagic;
+        }
+        const result: ScanResult = { path, report: await scanner.analyze(b.body, meta), entry: b.entry };
+        if (decoded !== undefined) result.decoded = decoded;
+        entries[at + i] = result;
+      }));
+    }
+    return { entries };
+  };
+
+  /** A HAR file read whole (bounded), gunzipped when it is compressed, and its responses scanned. */
+  const scanHar = async (input: Extract<Input, { kind: 'file' }>, known?: Uint8Array): Promise<Outcome> => {
+    let bytes: Uint8Array;
+    if (known !== undefined) {
+      bytes = known;
+    } else {
+      if (input.regular && input.size > kMaxArchiveBytes) {
+        return { error: { path: input.path, code: kInputFormatErrorCode, message: `HAR file larger than ${kMaxArchiveBytes / 1048576} MiB; not scanned` } };
+      }
+      try {
+        bytes = await readFile(input.abs);
+      } catch (err) {
+        return { error: inputError(input.path, describeFsError(err)) };
+      }
+      progress.addBytes(bytes.length);
+    }
+    try {
+      if (startsWithGzip(bytes)) bytes = gunzipSync(bytes, { maxOutputLength: kMaxArchiveBytes });
+    } catch (err) {
+      return { error: { path: input.path, code: kInputFormatErrorCode, message: `not a HAR file: gzip does not decode (${(err as Error).message})` } };
+    }
+    let bodies: ArchiveBody[];
+    try {
+      bodies = harBodies(bytes);
+    } catch (err) {
+      if (err instanceof ArchiveFormatError) return { error: { path: input.path, code: err.code, message: err.message } };
+      throw err;
+    }
+    return scanArchive(input.path, bodies);
+  };
+
   const scanInput = async (input: Input): Promise<Outcome> => {
     const meta: ScanMeta = {};
     let decoded: DecodedBody | undefined;
@@ -368,6 +434,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       decoded = decodedBy(opts.contentEncoding, 'option');
       body = io.stdin;
     } else {
+      // A HAR by its name (`export.har`, `.har.gz`), unless --content-type forces another reading.
+      if (opts.contentType === undefined && isHarPath(input.path)) return scanHar(input);
       const byName = contentTypeForPath(input.path);
       const contentType = opts.contentType ?? byName.contentType;
       // A forced type does not cancel a `.gz` suffix: the bytes on disk are still compressed.
@@ -388,6 +456,11 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         }
         if (whole !== null) {
           progress.addBytes(whole.bytes.length);
+          // A HAR saved under another name (`export.json`): read as one when it parses as one.
+          if (opts.contentType === undefined && whole.readError === undefined && looksLikeHar(whole.bytes)) {
+            const har = await scanHar(input, whole.bytes);
+            if (har.error === undefined) return har;
+          }
           // Gzip under a name that does not say so (`body.json`, `dump`): decoded, not skipped as binary.
           if (startsWithGzip(whole.bytes)) {
             meta.contentEncoding = 'gzip';
@@ -459,6 +532,11 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     const concurrency = workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * workers));
     await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
       progress.fileDone();
+      for (const entry of outcome.entries ?? []) {
+        findings += entry.report.findings.length;
+        if (sharesTerminal) progress.clear();
+        await reporter.add(entry);
+      }
       if (outcome.report !== undefined) {
         findings += outcome.report.findings.length;
         if (sharesTerminal) progress.clear();
