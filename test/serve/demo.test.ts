@@ -1,0 +1,119 @@
+/**
+ * `leakscan demo` (what `npm start` runs) as a real process on free ports: it deploys the managed
+ * ruleset on the demo zone once, prints where the token is (not the token: stdout is no terminal
+ * here) and a curl line; the printed curl, sent through the proxy, becomes a stored event that
+ * verifies after `leakscan stop`.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kManagedRulesetId } from '../../src/rules/index.js';
+import { kDemoZone } from '../../src/cli/commands/serve-demo.js';
+import { runCli } from '../cli/helpers.js';
+import { readBatches, tempDir } from './helpers.js';
+
+const kMain = join(import.meta.dirname, '../../src/cli/main.ts');
+const kSamples = join(import.meta.dirname, '../../corpus/samples');
+const data = tempDir('leakscan-demo-');
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  data.remove();
+});
+
+interface Demo {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+  field(prefix: string): string;
+}
+
+/** Ports from the environment, as a user of `npm start` can set them. */
+function startDemo(): Promise<Demo> {
+  const env = { ...process.env, LEAKSCAN_PORT: '0', LEAKSCAN_AUDIT_PORT: '0', LEAKSCAN_PROXY_PORT: '0' };
+  const child = spawn(process.execPath, ['--import', 'tsx', kMain, 'demo', '--data', data.dir, '--samples', kSamples, '--workers', '1', '--batch-interval', '50'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  children.push(child);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`demo did not print ready in 60 s\n${out}\n${err}`));
+    }, 60_000);
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const lines = out.split('\n');
+      if (!lines.includes('ready')) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        lines,
+        exited,
+        field: (prefix) => {
+          const l = lines.find((x) => x.startsWith(prefix));
+          if (l === undefined) throw new Error(`no line ${prefix}\n${out}`);
+          return l.slice(prefix.length);
+        },
+      });
+    });
+    void exited.then((code) => reject(new Error(`demo exited with ${code} before ready\n${out}\n${err}`)));
+  });
+}
+
+async function executeRules(api: string, token: string): Promise<number> {
+  const res = await fetch(`${api}/zones/${kDemoZone}/rulesets/phases/http_response_firewall_managed/entrypoint`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { result: { rules: Array<{ action: string; action_parameters?: { id?: string } }> } };
+  return body.result.rules.filter((r) => r.action === 'execute' && r.action_parameters?.id === kManagedRulesetId).length;
+}
+
+describe('leakscan demo', () => {
+  it('deploys on the demo zone, and the printed curl through the proxy becomes a stored, verified event', async () => {
+    const demo = await startDemo();
+    const tokenFile = join(data.dir, 'admin-token');
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect(demo.field('admin token: ')).toBe(`saved in ${tokenFile}`);
+    expect(demo.lines.join('\n')).not.toContain(token);
+    expect(demo.field('demo zone: ')).toBe(`${kDemoZone} (every host through the proxy): Sensitive Data Detection deployed`);
+    const dashboard = demo.field('dashboard: ');
+    expect(demo.field('open the dashboard: ')).toBe(`${dashboard} and sign in with the admin token`);
+    expect(demo.field('stop: ')).toBe(`Ctrl-C, or npx leakscan stop --data ${data.dir}`);
+    expect(demo.lines.at(-2)).toBe('ready');
+    const api = demo.field('rulesets API: ');
+    expect(await executeRules(api, token)).toBe(1);
+
+    // The printed command, run as printed.
+    const curl = demo.field('send traffic through the proxy: ');
+    expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:\d+\/user\.json$/);
+    const body = execFileSync('sh', ['-c', curl]);
+    expect(body.equals(readFileSync(join(kSamples, 'user.json')))).toBe(true);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const stop = await runCli(['stop', '--data', data.dir]);
+    expect(stop.code).toBe(0);
+    expect(await demo.exited).toBe(0);
+
+    const events = [...(await readBatches(data.dir)).values()].flatMap((b) => b.events);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.zone === kDemoZone && e.path === '/user.json')).toBe(true);
+    expect(events.map((e) => e.ruleId)).toContain('card-mastercard');
+    const v = await runCli(['verify', '--data', data.dir]);
+    expect(v.code).toBe(0);
+  }, 120_000);
+
+  it('a second start finds the ruleset deployed and adds no second execute rule', async () => {
+    const demo = await startDemo();
+    expect(demo.field('demo zone: ')).toBe(`${kDemoZone} (every host through the proxy): Sensitive Data Detection already deployed`);
+    const token = readFileSync(join(data.dir, 'admin-token'), 'utf8').trim();
+    expect(await executeRules(demo.field('rulesets API: '), token)).toBe(1);
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+  }, 60_000);
+});
