@@ -37,6 +37,7 @@ const kDetectedBy: Readonly<Record<DecodedBody['detectedBy'], string>> = {
   magic: 'recognised by its magic bytes',
   name: 'named by its suffix',
   option: 'as --content-encoding says',
+  header: "as the response's Content-Encoding says",
 };
 
 /** The note on a decoded body: what was undone and that offsets are in the decoded bytes. */

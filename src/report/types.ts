@@ -5,8 +5,11 @@ export type ReportFormat = 'text' | 'json' | 'ndjson' | 'sarif';
 
 export const kReportFormats: readonly ReportFormat[] = ['text', 'json', 'ndjson', 'sarif'];
 
-/** How a body's Content-Encoding became known: the signature in its bytes, its name, or an option. */
-export type DetectedBy = 'magic' | 'name' | 'option';
+/**
+ * How a body's Content-Encoding became known: the signature in its bytes, the file's name, an option,
+ * or the archived response's own `Content-Encoding` header (WARC).
+ */
+export type DetectedBy = 'magic' | 'name' | 'option' | 'header';
 
 /** A body that was decoded (gunzipped…) before it was scanned: its offsets are in the decoded bytes. */
 export interface DecodedBody {

@@ -12,6 +12,7 @@ import { createReporter, kReportFormats, type DecodedBody, type InputError, type
 import { peekStream, startsWithGzip } from '../inputs/magic.js';
 import { type ArchiveBody, ArchiveFormatError, kInputFormatErrorCode, kMaxArchiveBytes } from '../inputs/archive.js';
 import { harBodies, isHarPath, looksLikeHar } from '../inputs/har.js';
+import { isWarcPath, warcBodies } from '../inputs/warc.js';
 import { collectInputs, describeFsError, fileIdentity, type Input } from '../walk.js';
 import { Progress } from '../progress.js';
 import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
@@ -376,9 +377,11 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         const meta: ScanMeta = {};
         if (b.contentType !== undefined) meta.contentType = b.contentType;
         let decoded: DecodedBody | undefined;
-        if (b.contentEncoding !== undefined) {
+        // A crawler that stored the body decoded but kept `Content-Encoding: gzip`: scanned as stored.
+        const storedDecoded = b.contentEncoding !== undefined && !startsWithGzip(b.body) && parseContentEncoding(b.contentEncoding).codings.join() === 'gzip';
+        if (b.contentEncoding !== undefined && !storedDecoded) {
           meta.contentEncoding = b.contentEncoding;
-          decoded = decodedBy(b.contentEncoding, 'name');
+          decoded = decodedBy(b.contentEncoding, 'header');
         } else if (startsWithGzip(b.body)) {
           meta.contentEncoding = 'gzip';
           decoded = kGzipByMagic;
@@ -391,14 +394,14 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     return { entries };
   };
 
-  /** A HAR file read whole (bounded), gunzipped when it is compressed, and its responses scanned. */
-  const scanHar = async (input: Extract<Input, { kind: 'file' }>, known?: Uint8Array): Promise<Outcome> => {
+  /** An archive (HAR, WARC) read whole (bounded), gunzipped when it is compressed, and its responses scanned. */
+  const scanArchiveFile = async (input: Extract<Input, { kind: 'file' }>, format: 'HAR' | 'WARC', known?: Uint8Array): Promise<Outcome> => {
     let bytes: Uint8Array;
     if (known !== undefined) {
       bytes = known;
     } else {
       if (input.regular && input.size > kMaxArchiveBytes) {
-        return { error: { path: input.path, code: kInputFormatErrorCode, message: `HAR file larger than ${kMaxArchiveBytes / 1048576} MiB; not scanned` } };
+        return { error: { path: input.path, code: kInputFormatErrorCode, message: `${format} file larger than ${kMaxArchiveBytes / 1048576} MiB; not scanned` } };
       }
       try {
         bytes = await readFile(input.abs);
@@ -410,16 +413,26 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     try {
       if (startsWithGzip(bytes)) bytes = gunzipSync(bytes, { maxOutputLength: kMaxArchiveBytes });
     } catch (err) {
-      return { error: { path: input.path, code: kInputFormatErrorCode, message: `not a HAR file: gzip does not decode (${(err as Error).message})` } };
+      return { error: { path: input.path, code: kInputFormatErrorCode, message: `not a ${format} file: gzip does not decode (${(err as Error).message})` } };
     }
     let bodies: ArchiveBody[];
+    let late: ArchiveFormatError | undefined;
     try {
-      bodies = harBodies(bytes);
+      if (format === 'HAR') {
+        bodies = harBodies(bytes);
+      } else {
+        const read = warcBodies(bytes);
+        bodies = read.bodies;
+        late = read.error;
+      }
     } catch (err) {
       if (err instanceof ArchiveFormatError) return { error: { path: input.path, code: err.code, message: err.message } };
       throw err;
     }
-    return scanArchive(input.path, bodies);
+    const outcome = await scanArchive(input.path, bodies);
+    // A WARC cut short: the records before the break are reported, and the break is an input error.
+    if (late !== undefined) outcome.error = { path: input.path, code: late.code, message: late.message };
+    return outcome;
   };
 
   const scanInput = async (input: Input): Promise<Outcome> => {
@@ -435,7 +448,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       body = io.stdin;
     } else {
       // A HAR by its name (`export.har`, `.har.gz`), unless --content-type forces another reading.
-      if (opts.contentType === undefined && isHarPath(input.path)) return scanHar(input);
+      if (opts.contentType === undefined && isHarPath(input.path)) return scanArchiveFile(input, 'HAR');
+      if (opts.contentType === undefined && isWarcPath(input.path)) return scanArchiveFile(input, 'WARC');
       const byName = contentTypeForPath(input.path);
       const contentType = opts.contentType ?? byName.contentType;
       // A forced type does not cancel a `.gz` suffix: the bytes on disk are still compressed.
@@ -458,7 +472,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
           progress.addBytes(whole.bytes.length);
           // A HAR saved under another name (`export.json`): read as one when it parses as one.
           if (opts.contentType === undefined && whole.readError === undefined && looksLikeHar(whole.bytes)) {
-            const har = await scanHar(input, whole.bytes);
+            const har = await scanArchiveFile(input, 'HAR', whole.bytes);
             if (har.error === undefined) return har;
           }
           // Gzip under a name that does not say so (`body.json`, `dump`): decoded, not skipped as binary.
