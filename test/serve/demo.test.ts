@@ -12,6 +12,7 @@ import { kManagedRulesetId } from '../../src/rules/index.js';
 import { kDemoZone } from '../../src/cli/commands/serve-demo.js';
 import { runCli } from '../cli/helpers.js';
 import { readBatches, tempDir } from './helpers.js';
+import { Browser } from '../dashboard/helpers.js';
 
 const kMain = join(import.meta.dirname, '../../src/cli/main.ts');
 const kSamples = join(import.meta.dirname, '../../corpus/samples');
@@ -94,7 +95,18 @@ describe('leakscan demo', () => {
     expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:\d+\/user\.json$/);
     const body = execFileSync('sh', ['-c', curl]);
     expect(body.equals(readFileSync(join(kSamples, 'user.json')))).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
+
+    // The dashboard, signed in with the admin token from its file, shows the detection in a verified batch.
+    const b = new Browser(dashboard.replace(/\/$/, ''));
+    expect((await b.signIn(token)).status).toBe(303);
+    let page = '';
+    for (let i = 0; i < 100 && !page.includes('data-state="verified"'); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 200));
+      page = (await b.get(`/zones/${kDemoZone}/sensitive-data/detections`)).text;
+    }
+    expect(page).toContain('data-state="verified"');
+    expect(page).toContain('card-mastercard');
+    expect(page).toContain('/user.json');
 
     const stop = await runCli(['stop', '--data', data.dir]);
     expect(stop.code).toBe(0);

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPidFile, zoneIdOfHost, type PidFile } from '../../src/serve/index.js';
@@ -135,6 +136,23 @@ describe('leakscan stop', () => {
     }
     // The SIGTERM it was sent is delivered once it runs again: it drains and exits 0.
     expect(await exited(svc)).toBe(0);
+    expect(existsSync(join(data, 'serve.pid'))).toBe(false);
+  }, 60_000);
+
+  it('a Ctrl-C delivered twice within a second (by the terminal and by npm) drains once and exits 0', async () => {
+    const data = dir();
+    const svc = await serve(data, '--drain-timeout', '3000');
+    // An exchange held open by its client keeps the drain going (up to --drain-timeout).
+    const held = request(`${svc.proxy}/big?mb=64`, { headers: { host }, agent: false });
+    held.on('error', () => {});
+    await new Promise<void>((r) => held.once('response', (res) => (res.pause(), r())).end());
+    svc.child.kill('SIGINT');
+    // Apart enough not to be coalesced into one pending signal, within the second that counts as a repeat.
+    await new Promise((r) => setTimeout(r, 300));
+    svc.child.kill('SIGINT');
+    expect(await exited(svc)).toBe(0);
+    expect(svc.stderr()).not.toContain('again');
+    held.destroy();
     expect(existsSync(join(data, 'serve.pid'))).toBe(false);
   }, 60_000);
 });
