@@ -14,14 +14,14 @@ import { createJsonReporter } from './json.js';
 import { createNdjsonReporter } from './ndjson.js';
 import { createSarifReporter } from './sarif.js';
 
-export type { ReportFormat, ScanResult, InputError, ReportRule, ReportSummary, ReporterOptions, Reporter, DecodedBody, DetectedBy, ArchiveEntry } from './types.js';
+export type { ReportFormat, ScanResult, InputError, ReportRule, ReportSummary, ReporterOptions, Reporter, DecodedBody, DetectedBy, ArchiveEntry, TextPosition } from './types.js';
 export { kReportFormats, publicFinding } from './types.js';
 export { textLines, summaryLine, escapeControls, formatBytes, createTextReporter } from './text.js';
 export { ndjsonLines, createNdjsonReporter } from './ndjson.js';
 export { buildJsonReport, jsonFileResult, createJsonReporter } from './json.js';
 export type { JsonReport, JsonFileResult } from './json.js';
 export { SarifBuilder, artifactLocation, findingFingerprint, createSarifReporter, kSarifSchema, kFingerprintKey, kSarifLevel, kSarifRank } from './sarif.js';
-export type { SarifLog, SarifRun, SarifRule, SarifResult, SarifLocation, SarifNotification, SarifLevel } from './sarif.js';
+export type { SarifLog, SarifRun, SarifRule, SarifResult, SarifLocation, SarifRegion, SarifNotification, SarifLevel } from './sarif.js';
 export { packageVersion } from './tool.js';
 export { ruleConfidence, confidenceText, type RuleConfidence } from './rules.js';
 

@@ -41,6 +41,8 @@ export interface SarifLog {
 export interface SarifRun {
   tool: { driver: { name: string; version: string; semanticVersion: string; rules: SarifRule[] } };
   originalUriBaseIds?: Record<string, { uri: string }>;
+  /** How `startColumn`/`endColumn` count: UTF-16 code units (SARIF's default, said explicitly). */
+  columnKind?: 'utf16CodeUnits';
   invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications: SarifNotification[] }>;
   results: SarifResult[];
 }
@@ -56,8 +58,21 @@ export interface SarifRule {
 export interface SarifLocation {
   physicalLocation: {
     artifactLocation: { uri: string; uriBaseId?: string };
-    region?: { byteOffset: number; byteLength: number };
+    region?: SarifRegion;
   };
+}
+
+/**
+ * A finding's place: bytes always; lines and columns (1-based; columns in UTF-16 code units, the
+ * run's `columnKind`) when the command had the body at hand. Both describe the same span (§3.30.1).
+ */
+export interface SarifRegion {
+  byteOffset: number;
+  byteLength: number;
+  startLine?: number;
+  startColumn?: number;
+  endLine?: number;
+  endColumn?: number;
 }
 
 export interface SarifResult {
@@ -156,7 +171,7 @@ export class SarifBuilder {
    * The SARIF results of one scan result, its notices recorded as notifications; for a caller that
    * writes results as they come (`createSarifReporter`) instead of keeping them for `log()`.
    */
-  results({ path, report, decoded, entry }: ScanResult): SarifResult[] {
+  results({ path, report, decoded, entry, positions }: ScanResult): SarifResult[] {
     const artifact = artifactLocation(path, this.#opts.baseDir);
     // Entries of one archive share its URI: the entry's number keeps their fingerprints apart.
     const fingerprintUri = entry === undefined ? artifact.uri : `${artifact.uri}#entry=${entry.index}`;
@@ -165,7 +180,11 @@ export class SarifBuilder {
     if (decoded !== undefined) extra.decoded = publicDecoded(decoded);
     const seen = new Map<string, number>();
     const out: SarifResult[] = [];
-    for (const f of report.findings) {
+    for (let i = 0; i < report.findings.length; i++) {
+      const f = report.findings[i]!;
+      const at = positions?.[i];
+      const region: SarifRegion = { byteOffset: f.start, byteLength: f.end - f.start };
+      if (at !== undefined) Object.assign(region, { startLine: at.line, startColumn: at.column, endLine: at.endLine, endColumn: at.endColumn });
       const ruleIndex = this.#rule({ id: f.ruleId, description: f.description, tags: f.tags });
       const key = `${f.ruleId}\0${f.redacted}`;
       const occurrence = seen.get(key) ?? 0;
@@ -176,7 +195,7 @@ export class SarifBuilder {
         level: kSarifLevel[f.confidence],
         rank: kSarifRank[f.confidence],
         message: { text: `${f.description.replace(/\.$/, '')}: ${f.redacted}` },
-        locations: [{ physicalLocation: { artifactLocation: { ...artifact }, region: { byteOffset: f.start, byteLength: f.end - f.start } } }],
+        locations: [{ physicalLocation: { artifactLocation: { ...artifact }, region } }],
         // The confidence is not part of the fingerprint: one value found at another level (after a
         // rule gained a context word, say) stays the same alert.
         partialFingerprints: { [kFingerprintKey]: findingFingerprint(f.ruleId, f.redacted, fingerprintUri, occurrence) },
@@ -214,6 +233,7 @@ export class SarifBuilder {
     const run: Omit<SarifRun, 'results'> = {
       tool: { driver: { name: kToolName, version, semanticVersion: version, rules: this.#rules } },
       invocations: [{ executionSuccessful: !this.#failed, toolExecutionNotifications: this.#notifications }],
+      columnKind: 'utf16CodeUnits',
     };
     if (this.#opts.baseDir !== undefined) {
       const base = pathToFileURL(this.#opts.baseDir).href;

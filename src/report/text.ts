@@ -49,18 +49,23 @@ export function decodedNote(d: DecodedBody): string {
 const kQuietNotices = new Set(['SDD_SKIP_BINARY']);
 
 /**
- * Human-readable lines of one result: `path:start-end  ruleId  confidence  redacted  description`,
+ * Human-readable lines of one result: `path:line:column (start-end)  ruleId  confidence  redacted
+ * description` (`path:start-end  …` when the positions are not known),
  * then notices. The confidence (`high`, `medium`, `low`) comes before the value so that the columns
  * that vary in width (value, description) stay last.
  */
-export function textLines({ path, report, decoded, entry }: ScanResult): string {
+export function textLines({ path, report, decoded, entry, positions }: ScanResult): string {
   const p = entry === undefined ? displayPath(path) : entryLabel(path, entry);
   let out = '';
   // A body found compressed by its bytes is always said (nothing else would tell the user it was
   // decoded); one named compressed only when its findings' offsets need the note.
   if (decoded !== undefined && (decoded.detectedBy === 'magic' || report.findings.length > 0)) out += `${p}: note: ${decodedNote(decoded)}\n`;
-  for (const f of report.findings) {
-    out += `${p}:${f.start}-${f.end}  ${escapeControls(f.ruleId)}  ${escapeControls(f.confidence)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
+  for (let i = 0; i < report.findings.length; i++) {
+    const f = report.findings[i]!;
+    const at = positions?.[i];
+    // `path:line:column` first (what editors and terminals open), the byte offsets beside it.
+    const where = at === undefined ? `${f.start}-${f.end}` : `${at.line}:${at.column} (${f.start}-${f.end})`;
+    out += `${p}:${where}  ${escapeControls(f.ruleId)}  ${escapeControls(f.confidence)}  ${escapeControls(f.redacted)}  ${escapeControls(f.description)}\n`;
   }
   for (const n of report.notices) {
     if (kQuietNotices.has(n.code)) continue;

@@ -32,6 +32,15 @@ export interface ArchiveEntry {
   status: number;
 }
 
+/** Where a finding is as text: 1-based line and column (UTF-16 code units) of its start and its end. */
+export interface TextPosition {
+  line: number;
+  column: number;
+  endLine: number;
+  /** The column just past the value (exclusive, as SARIF's `endColumn`). */
+  endColumn: number;
+}
+
 /** One scanned input: `path` as the user named it (`-` for standard input). */
 export interface ScanResult {
   path: string;
@@ -40,6 +49,8 @@ export interface ScanResult {
   decoded?: DecodedBody;
   /** Set for a response inside an archive (HAR, WARC): `path` is the archive's. */
   entry?: ArchiveEntry;
+  /** Line and column of each finding (same order as `report.findings`), when the body was at hand. */
+  positions?: readonly (TextPosition | undefined)[];
 }
 
 /** An input that could not be read at all (missing, unreadable, not a file). */

@@ -39,7 +39,7 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     const f = fakeFactory();
     const r = await runCli(['scan'], { stdin: 'x SECRET-abc y', createScanner: f.create });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('<stdin>:2-12  fake-secret  high  SECRET-****  A fake secret');
+    expect(r.stdout).toContain('<stdin>:1:3 (2-12)  fake-secret  high  SECRET-****  A fake secret');
     expect(r.stdout).not.toContain('SECRET-abc');
     expect(f.scanners[0]!.closed).toBe(true);
   });

@@ -132,7 +132,7 @@ describe('--min-confidence with the engine', { timeout: 120_000 }, () => {
       expect(nhs(r.stdout).map((f) => f.confidence)).toEqual(['high']);
     }
     const text = await runCli(['scan', '--workers', '0'], { stdin: labelled });
-    expect(text.stdout).toMatch(/^<stdin>:14-24  uk-nhs  high  \S+  /m);
+    expect(text.stdout).toMatch(/^<stdin>:1:15 \(14-24\)  uk-nhs  high  \S+  /m);
     const sarif = JSON.parse((await runCli(['scan', '--format', 'sarif', '--workers', '0'], { stdin: labelled })).stdout) as { runs: Array<{ results: Array<{ ruleId: string; level: string; rank: number }> }> };
     expect(sarif.runs[0]!.results.find((x) => x.ruleId === 'uk-nhs')).toMatchObject({ level: 'error', rank: 85 });
   });

@@ -32,7 +32,7 @@ describe('gzip recognised by its magic bytes', { timeout: 120_000 }, () => {
     const r = await runCli(['scan', '--workers', '0', '--content-type', 'application/json'], { stdin: gzipSync(body) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('<stdin>: note: decoded gzip (recognised by its magic bytes); offsets are in the decoded body');
-    expect(r.stdout).toContain(`<stdin>:${start}-${end}  card-visa`);
+    expect(r.stdout).toContain(`<stdin>:1:${start + 1} (${start}-${end})  card-visa`);
     expect(r.stdout).not.toMatch(/binary skipped/);
   });
 

@@ -48,7 +48,8 @@ describe('HAR input', { timeout: 120_000 }, () => {
   it('shows the URL in text output and counts the archive as one file', async () => {
     const r = await runCli(['scan', 'export.har', '--workers', '0'], { cwd: fixtureDir() });
     const [s, e] = spanIn(2, '5555 5555 5555 4444');
-    expect(r.stdout).toContain(`export.har#2 (POST https://shop.example.test/api/checkout 201):${s}-${e}  card-mastercard  high`);
+    // The checkout body is two lines: the card is on the second, after `  "card_number": "`.
+    expect(r.stdout).toContain(`export.har#2 (POST https://shop.example.test/api/checkout 201):2:19 (${s}-${e})  card-mastercard  high`);
     expect(r.stdout).toMatch(/^2 findings in 1 file; 1 file scanned \(4 archived responses, \d+ B\), 1 binary skipped/m);
   });
 

@@ -8,11 +8,13 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
 import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
-import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat, type ScanResult } from '../../report/index.js';
+import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat, type ScanResult, type TextPosition } from '../../report/index.js';
 import { peekStream, startsWithGzip } from '../inputs/magic.js';
 import { type ArchiveBody, ArchiveFormatError, kInputFormatErrorCode, kMaxArchiveBytes } from '../inputs/archive.js';
 import { harBodies, isHarPath, looksLikeHar } from '../inputs/har.js';
 import { isWarcPath, warcBodies } from '../inputs/warc.js';
+import { decodeForPositions, findingPositions } from '../inputs/positions.js';
+import { keptBytes } from '../../pool/protocol.js';
 import { collectInputs, describeFsError, fileIdentity, type Input } from '../walk.js';
 import { Progress } from '../progress.js';
 import { type CliIO, UsageError, kExitClean, kExitFindings, kExitUsage } from '../io.js';
@@ -146,9 +148,21 @@ interface Outcome {
   report?: ScanReport;
   /** Set when the body was decoded before it was scanned. */
   decoded?: DecodedBody | undefined;
+  /** Line and column of each finding, when the body could be looked at again. */
+  positions?: TextPosition[] | undefined;
   /** An archive's responses (HAR entries), each reported on its own under the archive's path. */
   entries?: ScanResult[];
   error?: InputError;
+}
+
+/**
+ * Line and column of a report's findings, from the bytes the engine was given (`raw`, still in its
+ * Content-Encoding): decoded again here only when there are findings, so clean bodies cost nothing.
+ */
+function positionsOf(report: ScanReport, raw: Uint8Array, meta: ScanMeta): TextPosition[] | undefined {
+  if (report.findings.length === 0) return undefined;
+  const body = meta.contentEncoding === undefined ? raw : decodeForPositions(raw, meta.contentEncoding);
+  return body === undefined ? undefined : findingPositions(report.findings, body, meta.contentType);
 }
 
 /** Response bodies of an archive scanned at once (the pool spreads them over its workers). */
@@ -386,8 +400,11 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
           meta.contentEncoding = 'gzip';
           decoded = kGzipByMagic;
         }
-        const result: ScanResult = { path, report: await scanner.analyze(b.body, meta), entry: b.entry };
+        const report = await scanner.analyze(b.body, meta);
+        const result: ScanResult = { path, report, entry: b.entry };
         if (decoded !== undefined) result.decoded = decoded;
+        const positions = positionsOf(report, b.body, meta);
+        if (positions !== undefined) result.positions = positions;
         entries[at + i] = result;
       }));
     }
@@ -481,9 +498,10 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
             decoded = kGzipByMagic;
           }
           const report = await scanner.analyze(whole.bytes, meta);
+          const positions = positionsOf(report, whole.bytes, meta);
           // As for a stream below: what was read before the failure is scanned and reported.
-          if (whole.readError !== undefined) return { report, decoded, error: inputError(input.path, describeFsError(whole.readError)) };
-          return { report, decoded };
+          if (whole.readError !== undefined) return { report, decoded, positions, error: inputError(input.path, describeFsError(whole.readError)) };
+          return { report, decoded, positions };
         }
         // Grown past the limit since the walk: streamed below.
       }
@@ -508,10 +526,20 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     }
     // Read errors are caught here rather than left to the engine, which turns them into a notice
     // and carries on: for the command line an unreadable input is an input error (exit code 2).
+    // What the engine can use of the body (its scan cap, or the compressed bytes that decode to it),
+    // kept to find the findings' lines and columns afterwards.
+    const captureCap = keptBytes(meta.contentEncoding !== undefined, kOneReadBytes);
+    const captured: Uint8Array[] = [];
+    let capturedBytes = 0;
     const counted = (async function* (): AsyncGenerator<Uint8Array> {
       try {
         for await (const chunk of body) {
           progress.addBytes((chunk as Uint8Array).length);
+          if (capturedBytes < captureCap) {
+            const part = (chunk as Uint8Array).subarray(0, captureCap - capturedBytes);
+            captured.push(part);
+            capturedBytes += part.length;
+          }
           yield chunk as Uint8Array;
         }
       } catch (err) {
@@ -527,11 +555,12 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     } finally {
       close(); // also when the scanner gave up before iterating: never leak the file descriptor
     }
+    const positions = report.findings.length === 0 ? undefined : positionsOf(report, Buffer.concat(captured), meta);
     if (readError !== undefined) {
       // Findings made before the failure are still reported: hiding them would be worse.
-      return { report, decoded, error: inputError(input.path, describeFsError(readError)) };
+      return { report, decoded, positions, error: inputError(input.path, describeFsError(readError)) };
     }
-    return { report, decoded };
+    return { report, decoded, positions };
   };
 
   let findings = 0;
@@ -554,7 +583,10 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
       if (outcome.report !== undefined) {
         findings += outcome.report.findings.length;
         if (sharesTerminal) progress.clear();
-        await reporter.add(outcome.decoded === undefined ? { path: input.path, report: outcome.report } : { path: input.path, report: outcome.report, decoded: outcome.decoded });
+        const result: ScanResult = { path: input.path, report: outcome.report };
+        if (outcome.decoded !== undefined) result.decoded = outcome.decoded;
+        if (outcome.positions !== undefined) result.positions = outcome.positions;
+        await reporter.add(result);
       }
       if (outcome.error !== undefined) await reportError(outcome.error);
     });
