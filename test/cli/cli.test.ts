@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -259,6 +259,27 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     expect(r.stdout).toBe('');
     const doc = JSON.parse(readFileSync(join(root, 'report.json'), 'utf8')) as { results: Array<{ path: string }> };
     expect(doc.results.map((x) => x.path)).not.toContain('report.json');
+  });
+
+  it('replaces --output only with a complete report, and never scans an earlier one', async () => {
+    const root = tree();
+    const first = await runCli(['scan', '--format', 'json', '--output', 'report.json', '.'], { cwd: root, createScanner: fakeFactory().create });
+    expect(first.code).toBe(1);
+    const before = readFileSync(join(root, 'report.json'), 'utf8');
+    // The second run finds the first report in the folder it scans, and leaves it out.
+    const second = await runCli(['scan', '--format', 'json', '--output', 'report.json', '.'], { cwd: root, createScanner: fakeFactory().create });
+    expect(second.code).toBe(1);
+    const kept = readFileSync(join(root, 'report.json'), 'utf8');
+    const doc = JSON.parse(kept) as { results: Array<{ path: string }> };
+    expect(doc.results.map((x) => x.path)).not.toContain('report.json');
+    expect(doc.results.length).toBe((JSON.parse(before) as { results: unknown[] }).results.length);
+    // A run that fails before its report is complete leaves the last one as it was, and no temporary file.
+    const failing = () => Promise.reject(Object.assign(new Error('minConfidence must be one of high, medium, low'), { code: 'SDD_ERR_INVALID_OPTION' }));
+    const third = await runCli(['scan', '--format', 'json', '--output', 'report.json', '.'], { cwd: root, createScanner: failing });
+    expect(third.code).toBe(2);
+    expect(third.stderr).toMatch(/minConfidence/);
+    expect(readFileSync(join(root, 'report.json'), 'utf8')).toBe(kept);
+    expect(readdirSync(root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('fails with 2 when --output cannot be written', async () => {

@@ -1,5 +1,5 @@
 import { closeSync, constants, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -202,17 +202,31 @@ function checkOptions(opts: ScanCommandOptions): RuleDef[] {
   return selected;
 }
 
-async function openOutput(file: string, cwd: string): Promise<{ stream: WriteStream; id: string }> {
-  const abs = resolve(cwd, file);
-  const stream = createWriteStream(abs);
+/** An `--output` report being written: to a temporary file beside the target, renamed when complete. */
+interface Output {
+  stream: WriteStream;
+  /** Identities of the temporary file and of an existing target: neither is scanned. */
+  ids: string[];
+  temp: string;
+  target: string;
+}
+
+async function openOutput(file: string, cwd: string): Promise<Output> {
+  const target = resolve(cwd, file);
+  const temp = `${target}.leakscan-${process.pid}.tmp`;
+  const stream = createWriteStream(temp);
   try {
     await new Promise<void>((ok, fail) => {
       stream.once('open', () => ok());
       stream.once('error', fail);
     });
-    return { stream, id: fileIdentity(await stat(abs)) };
+    const ids = [fileIdentity(await stat(temp))];
+    const existing = await stat(target).catch(() => undefined);
+    if (existing !== undefined) ids.push(fileIdentity(existing));
+    return { stream, ids, temp, target };
   } catch (err) {
     stream.destroy();
+    await rm(temp, { force: true });
     throw new UsageError(`cannot write --output ${JSON.stringify(file)}: ${describeFsError(err).message}`);
   }
 }
@@ -222,6 +236,18 @@ function closeOutput(stream: WriteStream): Promise<void> {
     stream.once('error', fail);
     stream.end(() => ok());
   });
+}
+
+/** The report is complete: it replaces the target in one rename. */
+async function commitOutput(o: Output): Promise<void> {
+  await closeOutput(o.stream);
+  await rename(o.temp, o.target);
+}
+
+/** A usage error or a failure before the report was complete: the target is left as it was. */
+async function discardOutput(o: Output): Promise<void> {
+  await closeOutput(o.stream).catch(() => undefined);
+  await rm(o.temp, { force: true }).catch(() => undefined);
 }
 
 /**
@@ -281,7 +307,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   const selected = checkOptions(opts);
   const args = paths.length === 0 ? ['-'] : paths;
 
-  let output: { stream: WriteStream; id: string } | undefined;
+  const minConfidence = checkMinConfidence(opts.minConfidence);
+  let output: Output | undefined;
   if (opts.output !== undefined) output = await openOutput(opts.output, io.cwd);
   const out: Writable = output?.stream ?? io.stdout;
 
@@ -290,7 +317,6 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     enable: opts.enable,
     disable: opts.disable,
   };
-  const minConfidence = checkMinConfidence(opts.minConfidence);
   // Only when given, so that the default stays the library's (and a scanner factory sees what was asked).
   if (minConfidence !== undefined) scannerOptions.minConfidence = minConfidence;
   // The scanner starts (its workers compile the rules) while the folders are walked: at once with
@@ -319,14 +345,14 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   try {
     inputs = await collectInputs(args, {
       cwd: io.cwd,
-      exclude: output ? [output.id] : [],
+      exclude: output ? output.ids : [],
       onError: (e) => pendingErrors.push(inputError(e.path, e)),
       onInput,
     });
   } catch (err) {
     const made = await scannerReady;
     if (made !== undefined && 'ok' in made) await made.ok.close();
-    if (output) await closeOutput(output.stream).catch(() => undefined);
+    if (output) await discardOutput(output);
     throw err;
   }
   if (scannerReady === undefined) startScanner(defaultWorkers(toScan, cores));
@@ -340,7 +366,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     if (!('ok' in made)) throw made.err;
     scanner = made.ok;
   } catch (err) {
-    if (output) await closeOutput(output.stream).catch(() => undefined);
+    if (output) await discardOutput(output);
     const code = (err as { code?: unknown })?.code;
     if (err instanceof UnknownRuleSelectorError || code === 'SDD_ERR_UNKNOWN_RULE' || code === 'SDD_ERR_INVALID_OPTION') {
       throw new UsageError((err as Error).message);
@@ -564,6 +590,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
   };
 
   let findings = 0;
+  let complete = false;
   try {
     for (const e of pendingErrors) await reportError(e);
     // Eight files in flight per worker (at most 64): while the workers scan, the next files are read
@@ -592,10 +619,11 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     });
     progress.stop();
     await reporter.end({ durationMs: Date.now() - started });
+    complete = true;
   } finally {
     progress.stop();
     await scanner.close();
-    if (output) await closeOutput(output.stream);
+    if (output) await (complete ? commitOutput(output) : discardOutput(output));
   }
   if (inputErrors > 0) return kExitUsage;
   return findings > 0 ? kExitFindings : kExitClean;
