@@ -31,7 +31,7 @@ import { createScanner } from '../src/index.js';
 import { allRuleDefs, selectRules } from '../src/rules/index.js';
 import type { Family } from '../src/rules/index.js';
 import type { Confidence, Finding, Scanner } from '../src/types.js';
-import { kConfidenceRank } from '../src/rules/index.js';
+import { reaches } from '../src/rules/index.js';
 import { corpusInputs, generateCorpus, kDefaultOut, type Manifest } from './corpus/generate.js';
 import { formatPeerFailures, formatPeerScore, loadPeerCases, scanPeerCases, scorePeerCases, type PeerScore } from './eval/peer.js';
 import { kRuleClass } from './eval/peer-classes.js';
@@ -102,7 +102,7 @@ export function score(manifest: Manifest, findings: ReadonlyMap<string, readonly
   }
   const plantsByFile = new Map<string, Manifest['plants']>();
   for (const p of manifest.plants) {
-    if (kConfidenceRank[p.confidence ?? 'high'] < kConfidenceRank[minConfidence]) continue;
+    if (!reaches(p.confidence ?? 'high', minConfidence)) continue;
     const list = plantsByFile.get(p.file) ?? [];
     list.push(p);
     plantsByFile.set(p.file, list);
@@ -247,7 +247,7 @@ export async function runPeerEval(file: string): Promise<PeerScore> {
     const findings = await scanPeerCases(cases, scanner);
     const name = relative(process.cwd(), file) || file;
     const at = (min: Confidence) => {
-      const keep = new Map([...findings].map(([id, fs]) => [id, fs.filter((f) => kConfidenceRank[f.confidence ?? 'high'] >= kConfidenceRank[min])]));
+      const keep = new Map([...findings].map(([id, fs]) => [id, fs.filter((f) => reaches(f.confidence ?? 'high', min))]));
       return scorePeerCases(cases, keep, kRuleClass, name).headline;
     };
     return { ...scorePeerCases(cases, findings, kRuleClass, name), minConfidence: 'low', byThreshold: (['medium', 'high'] as const).map((m) => ({ minConfidence: m, headline: at(m) })) };

@@ -1,4 +1,4 @@
-import { kConfidenceRank, type Confidence, type RuleDef } from '../rules/types.js';
+import { kConfidenceRank, reaches, type Confidence, type RuleDef } from '../rules/types.js';
 import { isPlaceholder } from '../rules/placeholders.js';
 import { shannonEntropy } from '../validators/entropy.js';
 
@@ -71,7 +71,7 @@ function classTest(body: string | undefined): ((code: number) => boolean) | null
  */
 export function withoutContextRank(rule: RuleDef, min: Confidence = 'high'): number {
   const w = rule.context?.without;
-  return w !== undefined && kConfidenceRank[w] >= kConfidenceRank[min] ? kConfidenceRank[w] : 0;
+  return w !== undefined && reaches(w, min) ? kConfidenceRank[w] : 0;
 }
 
 /** The checks of `rule` for a scan that reports confidence `min` and above (default `high`). */
@@ -81,7 +81,8 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
   const ctx = rule.context;
   const ctxWords = ctx?.words.map((w) => w.toLowerCase()) ?? [];
   // A rule below the threshold accepts nothing (compileProgram leaves it out altogether).
-  const rank = kConfidenceRank[rule.confidence ?? 'high'] >= kConfidenceRank[min] ? kConfidenceRank[rule.confidence ?? 'high'] : 0;
+  const level = rule.confidence ?? 'high';
+  const rank = reaches(level, min) ? kConfidenceRank[level] : 0;
   const bare = withoutContextRank(rule, min);
   // With optional context every window may hold a match: the words only grade it.
   const ctxAny = ctxWords.length === 0 || bare > 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');

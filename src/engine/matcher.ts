@@ -1,5 +1,5 @@
 import type { Finding } from '../types.js';
-import type { Confidence } from '../rules/types.js';
+import { kConfidenceByRank } from '../rules/types.js';
 import { redact } from '../redact/index.js';
 import { afterCodePoint, asciiClass } from './checks.js';
 import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
@@ -9,9 +9,6 @@ import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
-/** A confidence rank from `MatchChecks.accept` (1-3) to its name. */
-const kConfidenceNames: readonly (Confidence | undefined)[] = [undefined, 'low', 'medium', 'high'];
-
 const kGroupCap = 2048;
 /**
  * Triggers of one rule at most this far apart (or the rule's maxLength, if larger) share a group: one
@@ -574,7 +571,7 @@ export class Matcher {
       end: this.#offsetOf(end),
       // The one place a matched value is turned into output: only its redacted form leaves.
       redacted: redact(value),
-      confidence: kConfidenceNames[rank]!,
+      confidence: kConfidenceByRank[rank]!,
     });
   }
 

@@ -1,4 +1,4 @@
-import { kConfidenceRank, type Confidence, type RuleDef } from '../rules/types.js';
+import { reaches, type Confidence, type RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, withoutContextRank, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
@@ -65,8 +65,7 @@ export interface Program {
  * lower level stays required.
  */
 export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high'): Program {
-  const floor = kConfidenceRank[minConfidence];
-  const defs = selected.filter((d) => kConfidenceRank[d.confidence ?? 'high'] >= floor);
+  const defs = selected.filter((d) => reaches(d.confidence ?? 'high', minConfidence));
   // A screen of one rule would only add a call. Screens run on native RE2 only: re2-wasm's automaton
   // budget is fixed at 8 MB, so an alternation crawls there (its text/sparse/1MB fell from 3.0 to
   // 0.7 MB/s with them), and V8, the conformance reference, lacks RE2's `(?i:…)` used below for

@@ -7,9 +7,9 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { BodySource, BodyStream, Confidence, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../types.js';
+import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../types.js';
 import { LeakscanError } from '../errors.js';
-import { allRuleDefs, checkConfidence, ruleTags, selectRules } from '../rules/index.js';
+import { allRuleDefs, checkConfidence, kConfidenceByRank, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
 import { SharedBytes, gatherBody, gatherStream, type GatheredBody } from './body.js';
 import type { PackedFindings, PoolResult, PoolTask, RuleOptions, ScanItem, StartBoard, TestHook } from './protocol.js';
@@ -505,8 +505,6 @@ function isQueueLimit(err: unknown): boolean {
 /** Per rule id, the finding fields that come from the rule (shared by all its findings, as in-thread). */
 const kRuleFields = new Map(allRuleDefs.map((r) => [r.id, { description: r.description, tags: ruleTags(r) }]));
 
-const kRankNames: readonly (Confidence | undefined)[] = [undefined, 'low', 'medium', 'high'];
-
 function unpackFindings(p: PackedFindings): Finding[] {
   const rules = p.ids.map((id) => {
     const f = kRuleFields.get(id);
@@ -517,7 +515,7 @@ function unpackFindings(p: PackedFindings): Finding[] {
   const spans = p.spans;
   for (let i = 0; i < out.length; i++) {
     const r = rules[spans[4 * i]!]!;
-    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: spans[4 * i + 1]!, end: spans[4 * i + 2]!, redacted: p.redacted[i]!, confidence: kRankNames[spans[4 * i + 3]!]! };
+    out[i] = { ruleId: r.id, description: r.description, tags: r.tags, start: spans[4 * i + 1]!, end: spans[4 * i + 2]!, redacted: p.redacted[i]!, confidence: kConfidenceByRank[spans[4 * i + 3]!]! };
   }
   return out;
 }

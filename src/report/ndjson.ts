@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Finding } from '../types.js';
+import { kConfidenceLevels } from '../rules/types.js';
 import { publicDecoded, publicEntry, type Reporter, type ScanResult } from './types.js';
 import { countingReporter } from './summary.js';
 
@@ -35,7 +36,7 @@ function ruleFragment(f: Finding): string {
 }
 
 /** The three levels JSON-encoded once (a line is written per finding; see `ruleFragment`). */
-const kConfidenceJson: ReadonlyMap<string, string> = new Map(['high', 'medium', 'low'].map((c) => [c, JSON.stringify(c)]));
+const kConfidenceJson: ReadonlyMap<string, string> = new Map(kConfidenceLevels.map((c) => [c, JSON.stringify(c)]));
 
 /**
  * NDJSON lines of one result: one finding per line, keys exactly in the order INTERFACE.md gives

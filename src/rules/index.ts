@@ -1,4 +1,4 @@
-import type { Confidence, RuleDef } from './types.js';
+import { kConfidenceLevels, type Confidence, type RuleDef } from './types.js';
 import { LeakscanError } from '../errors.js';
 import { piiRules } from './pii/index.js';
 import { financialRules } from './financial/index.js';
@@ -6,7 +6,7 @@ import { secretRules } from './secrets/index.js';
 import { contactRules } from './contact.js';
 
 export type { RuleDef, Family, Trigger, RuleExample, ContextRequirement, Confidence } from './types.js';
-export { kConfidenceRank } from './types.js';
+export { kConfidenceRank, kConfidenceLevels, kConfidenceByRank, reaches } from './types.js';
 export { isPlaceholder, knownSampleValues } from './placeholders.js';
 
 /** Every managed rule, in catalogue order. */
@@ -80,11 +80,9 @@ export class UnknownRuleSelectorError extends LeakscanError {
   }
 }
 
-const kConfidences = ['high', 'medium', 'low'] as const;
-
 /** `minConfidence` as given (default `high`); anything else is an option error. */
 export function checkConfidence(value: unknown): Confidence {
   if (value === undefined) return 'high';
-  if (typeof value === 'string' && (kConfidences as readonly string[]).includes(value)) return value as Confidence;
-  throw new LeakscanError('SDD_ERR_INVALID_OPTION', `minConfidence must be one of ${kConfidences.join(', ')}`);
+  if (typeof value === 'string' && (kConfidenceLevels as readonly string[]).includes(value)) return value as Confidence;
+  throw new LeakscanError('SDD_ERR_INVALID_OPTION', `minConfidence must be one of ${kConfidenceLevels.join(', ')}`);
 }

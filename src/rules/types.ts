@@ -110,6 +110,17 @@ export type Confidence = 'high' | 'medium' | 'low';
 /** Order of the levels: a threshold reports every level at or above its rank. */
 export const kConfidenceRank: Readonly<Record<Confidence, number>> = { low: 1, medium: 2, high: 3 };
 
+/** The levels from the highest down. */
+export const kConfidenceLevels: readonly Confidence[] = ['high', 'medium', 'low'];
+
+/** A rank (1-3, as `kConfidenceRank` gives it) back to its level. */
+export const kConfidenceByRank: readonly (Confidence | undefined)[] = [undefined, 'low', 'medium', 'high'];
+
+/** Whether a finding of confidence `level` is reported at threshold `min`. */
+export function reaches(level: Confidence, min: Confidence): boolean {
+  return kConfidenceRank[level] >= kConfidenceRank[min];
+}
+
 /** Context the rule needs near its match (Presidio's context words, Macie's keywords). */
 export interface ContextRequirement {
   /** Case-insensitive words; one must occur within `before` characters before the match (or `after` after it). */

@@ -1,4 +1,4 @@
-import { kConfidenceRank, managedRuleset, type Confidence } from '../rules/index.js';
+import { kConfidenceRank, managedRuleset, reaches, type Confidence } from '../rules/index.js';
 import type { Finding } from '../types.js';
 import { compileExpression, TrafficView, type CompiledExpression, type Traffic } from './expression/index.js';
 import { isManagedRulesetId } from './managed.js';
@@ -65,7 +65,7 @@ export function enabledByOverrides(overrides: Overrides | undefined): string[] {
 /** Whether a zone keeps `finding`: its rule runs, and its confidence is at or above the rule's threshold. */
 export function keepsFinding(rules: Pick<EffectiveRules, 'thresholds'>, finding: Pick<Finding, 'ruleId' | 'confidence'>): boolean {
   const threshold = Object.hasOwn(rules.thresholds, finding.ruleId) ? rules.thresholds[finding.ruleId] : undefined;
-  return threshold !== undefined && kConfidenceRank[finding.confidence] >= kConfidenceRank[threshold];
+  return threshold !== undefined && reaches(finding.confidence, threshold);
 }
 
 /** The lowest threshold of `rules` (what a scanner must report for them), `high` when there is none. */

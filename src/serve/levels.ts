@@ -10,7 +10,7 @@
  * Scanning at `low` costs more: on 300-file slices of the generated corpus with every rule, about
  * 10-40% longer than at `high` (docs/serve.md, "Confidence per zone").
  */
-import { kConfidenceRank, type Confidence } from '../rules/index.js';
+import { reaches, type Confidence } from '../rules/index.js';
 import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner } from '../types.js';
 
 export class LevelledScanner implements Scanner {
@@ -38,7 +38,7 @@ export class LevelledScanner implements Scanner {
    * build fails; the scanner then stays where it was, and the next call tries again.
    */
   reach(level: Confidence): Promise<void> {
-    if (kConfidenceRank[level] >= kConfidenceRank[this.#level]) return Promise.resolve();
+    if (reaches(level, this.#level)) return Promise.resolve();
     this.#lowering ??= this.#make('low').then(
       (next) => {
         const old = this.#current;

@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
-import { selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
+import { kConfidenceLevels, selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
 import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat, type ScanResult, type TextPosition } from '../../report/index.js';
 import { peekStream, startsWithGzip } from '../inputs/magic.js';
@@ -33,8 +33,6 @@ export interface ScanCommandOptions {
 }
 
 /** The values of `--min-confidence`, most precise first. */
-export const kConfidenceLevels: readonly Confidence[] = ['high', 'medium', 'low'];
-
 /**
  * `--min-confidence` as given: one of `kConfidenceLevels`, else a usage error that names the
  * library's code for a bad option (`SDD_ERR_INVALID_OPTION`), so scripts can tell it from other usage errors.
@@ -418,11 +416,12 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         if (b.contentType !== undefined) meta.contentType = b.contentType;
         let decoded: DecodedBody | undefined;
         // A crawler that stored the body decoded but kept `Content-Encoding: gzip`: scanned as stored.
-        const storedDecoded = b.contentEncoding !== undefined && !startsWithGzip(b.body) && parseContentEncoding(b.contentEncoding).codings.join() === 'gzip';
+        const gzipped = startsWithGzip(b.body);
+        const storedDecoded = b.contentEncoding !== undefined && !gzipped && parseContentEncoding(b.contentEncoding).codings.join() === 'gzip';
         if (b.contentEncoding !== undefined && !storedDecoded) {
           meta.contentEncoding = b.contentEncoding;
           decoded = decodedBy(b.contentEncoding, 'header');
-        } else if (startsWithGzip(b.body)) {
+        } else if (gzipped) {
           meta.contentEncoding = 'gzip';
           decoded = kGzipByMagic;
         }
