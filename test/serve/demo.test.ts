@@ -4,17 +4,16 @@
  * here) and a curl line; the printed curl, sent through the proxy, becomes a stored event that
  * verifies after `leakscan stop`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kManagedRulesetId } from '../../src/rules/index.js';
 import { kDemoZone } from '../../src/cli/commands/serve-demo.js';
 import { runCli } from '../cli/helpers.js';
-import { readBatches, tempDir } from './helpers.js';
+import { readBatches, spawnLeakscan, tempDir } from './helpers.js';
 import { Browser } from '../dashboard/helpers.js';
 
-const kMain = join(import.meta.dirname, '../../src/cli/main.ts');
 const kSamples = join(import.meta.dirname, '../../corpus/samples');
 const data = tempDir('leakscan-demo-');
 const children: ChildProcess[] = [];
@@ -32,40 +31,20 @@ interface Demo {
 }
 
 /** Ports from the environment, as a user of `npm start` can set them. */
-function startDemo(): Promise<Demo> {
+async function startDemo(): Promise<Demo> {
   const env = { ...process.env, LEAKSCAN_PORT: '0', LEAKSCAN_AUDIT_PORT: '0', LEAKSCAN_PROXY_PORT: '0' };
-  const child = spawn(process.execPath, ['--import', 'tsx', kMain, 'demo', '--data', data.dir, '--samples', kSamples, '--workers', '1', '--batch-interval', '50'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`demo did not print ready in 60 s\n${out}\n${err}`));
-    }, 60_000);
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const lines = out.split('\n');
-      if (!lines.includes('ready')) return;
-      clearTimeout(timer);
-      resolve({
-        child,
-        lines,
-        exited,
-        field: (prefix) => {
-          const l = lines.find((x) => x.startsWith(prefix));
-          if (l === undefined) throw new Error(`no line ${prefix}\n${out}`);
-          return l.slice(prefix.length);
-        },
-      });
-    });
-    void exited.then((code) => reject(new Error(`demo exited with ${code} before ready\n${out}\n${err}`)));
-  });
+  const s = await spawnLeakscan(['demo', '--data', data.dir, '--samples', kSamples, '--workers', '1', '--batch-interval', '50'], env);
+  children.push(s.child);
+  return {
+    child: s.child,
+    lines: s.lines,
+    exited: s.exited,
+    field: (prefix) => {
+      const l = s.lines.find((x) => x.startsWith(prefix));
+      if (l === undefined) throw new Error(`no line ${prefix}\n${s.stdout()}`);
+      return l.slice(prefix.length);
+    },
+  };
 }
 
 async function executeRules(api: string, token: string): Promise<number> {

@@ -184,18 +184,27 @@ export interface ServeProcess {
 
 const kMain = join(import.meta.dirname, '../../src/cli/main.ts');
 
-/** Runs `leakscan serve` as a real process on free ports; resolves once it prints `ready`. */
-export function spawnServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', kMain, 'serve', '--port', '0', '--audit-port', '0', '--proxy-port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A `leakscan` process that has printed `ready`. */
+export interface Spawned {
+  child: ChildProcess;
+  /** stdout split into lines when `ready` came (the line after it is what followed, often empty). */
+  lines: string[];
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs `leakscan ARGS` (its sources, through tsx) as a real process; resolves once it prints `ready`. */
+export function spawnLeakscan(args: string[], env?: NodeJS.ProcessEnv): Promise<Spawned> {
+  const child = spawn(process.execPath, ['--import', 'tsx', kMain, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
+  const what = args[0];
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve did not print ready in 60 s\nstdout: ${out}\nstderr: ${err}`));
+      reject(new Error(`${what} did not print ready in 60 s\nstdout: ${out}\nstderr: ${err}`));
     }, 60_000);
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     child.stdout!.on('data', (c: Buffer) => {
@@ -203,25 +212,31 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
       const lines = out.split('\n');
       if (!lines.includes('ready')) return;
       clearTimeout(timer);
-      const field = (prefix: string): string | null => lines.find((l) => l.startsWith(prefix))?.slice(prefix.length).split(' ')[0] ?? null;
-      resolve({
-        child,
-        lines: lines.slice(0, lines.indexOf('ready') + 1),
-        stdout: () => out,
-        stderr: () => err,
-        api: field('rulesets API: ')!,
-        dashboard: field('dashboard: ')!,
-        audit: field('audit log: ')!,
-        proxy: field('proxy: '),
-        stop: (signal = 'SIGTERM') => {
-          child.kill(signal);
-          return exited;
-        },
-      });
+      resolve({ child, lines, stdout: () => out, stderr: () => err, exited });
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code} before ready\nstdout: ${out}\nstderr: ${err}`));
+      reject(new Error(`${what} exited with ${code} before ready\nstdout: ${out}\nstderr: ${err}`));
     });
   });
+}
+
+/** Runs `leakscan serve` as a real process on free ports; resolves once it prints `ready`. */
+export async function spawnServe(args: string[]): Promise<ServeProcess> {
+  const s = await spawnLeakscan(['serve', '--port', '0', '--audit-port', '0', '--proxy-port', '0', ...args]);
+  const field = (prefix: string): string | null => s.lines.find((l) => l.startsWith(prefix))?.slice(prefix.length).split(' ')[0] ?? null;
+  return {
+    child: s.child,
+    lines: s.lines.slice(0, s.lines.indexOf('ready') + 1),
+    stdout: s.stdout,
+    stderr: s.stderr,
+    api: field('rulesets API: ')!,
+    dashboard: field('dashboard: ')!,
+    audit: field('audit log: ')!,
+    proxy: field('proxy: '),
+    stop: (signal = 'SIGTERM') => {
+      s.child.kill(signal);
+      return s.exited;
+    },
+  };
 }
