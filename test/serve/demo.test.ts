@@ -4,14 +4,14 @@
  * here) and a curl line; the printed curl, sent through the proxy, becomes a stored event that
  * verifies after `leakscan stop`.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kManagedRulesetId } from '../../src/rules/index.js';
 import { kDemoZone } from '../../src/cli/commands/serve-demo.js';
 import { runCli } from '../cli/helpers.js';
-import { readBatches, spawnLeakscan, tempDir } from './helpers.js';
+import { readBatches, sh, spawnLeakscan, tempDir } from './helpers.js';
 import { Browser } from '../dashboard/helpers.js';
 
 const kSamples = join(import.meta.dirname, '../../corpus/samples');
@@ -72,8 +72,9 @@ describe('leakscan demo', () => {
     // The printed command, run as printed.
     const curl = demo.field('send traffic through the proxy: ');
     expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:\d+\/user\.json$/);
-    const body = execFileSync('sh', ['-c', curl]);
-    expect(body.equals(readFileSync(join(kSamples, 'user.json')))).toBe(true);
+    const sent = await sh(curl, { timeoutMs: 15_000 });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout.equals(readFileSync(join(kSamples, 'user.json')))).toBe(true);
 
     // The dashboard, signed in with the admin token from its file, shows the detection in a verified batch.
     const b = new Browser(dashboard.replace(/\/$/, ''));

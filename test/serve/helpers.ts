@@ -10,6 +10,41 @@ import { openBucket } from '../../src/storage/index.js';
 import type { LogEvent } from '../../src/serve/index.js';
 import { syntheticAwsKeyId, syntheticCard, syntheticStripeKey } from '../cli/helpers.js';
 
+export interface ShellResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Runs `sh -c COMMAND` without blocking the event loop (a blocked loop defeats vitest's timeouts). After
+ * `timeoutMs` its whole process group is killed and the promise rejects; a non-zero exit resolves.
+ */
+export function sh(command: string, options: { timeoutMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<ShellResult> {
+  const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.env === undefined ? {} : { env: options.env }) });
+  const out: Buffer[] = [];
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => out.push(c));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // The group: a command the shell started (a server in the background) must not outlive the test.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+      reject(new Error(`\`${command}\` did not finish in ${options.timeoutMs} ms\nstdout: ${Buffer.concat(out).toString()}\nstderr: ${err}`));
+    }, options.timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out), stderr: err });
+    });
+  });
+}
+
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -196,8 +231,12 @@ export interface Spawned {
 
 /** Runs `leakscan ARGS` (its sources, through tsx) as a real process; resolves once it prints `ready`. */
 export function spawnLeakscan(args: string[], env?: NodeJS.ProcessEnv): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', kMain, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
-  const what = args[0];
+  return spawnUntilReady(['--import', 'tsx', kMain, ...args], args[0] ?? 'leakscan', { ...(env === undefined ? {} : { env }) });
+}
+
+/** Runs `node ARGV` (any entry point: the sources or dist/) and resolves once it prints `ready`. */
+export function spawnUntilReady(argv: string[], what: string, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Spawned> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
