@@ -23,6 +23,11 @@ export const kCodes = {
   SDD_ERR_INPUT: { status: 400, message: 'an input could not be read' },
   SDD_ERR_INPUT_FORMAT: { status: 400, message: 'an archive input (HAR, WARC) is not one' },
   SDD_ERR_SCAN_FAILED: { status: 500, message: 'the scan failed' },
+  // `leakscan zone`: talking to a running service's Rulesets API.
+  SDD_ERR_INVALID_ZONE: { status: 400, message: 'not a zone id (32 hexadecimal digits) nor a host name' },
+  SDD_ERR_API_UNREACHABLE: { status: 503, message: 'the Rulesets API cannot be reached (is `leakscan serve` running?)' },
+  SDD_ERR_API_AUTH: { status: 403, message: 'the Rulesets API refused the token, or no token was found' },
+  SDD_ERR_API_REFUSED: { status: 400, message: 'the Rulesets API refused the call' },
 } as const;
 
 export type Code = keyof typeof kCodes;

@@ -9,11 +9,12 @@ import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
 import { registerStop } from './commands/stop.js';
 import { registerDemo } from './commands/serve-demo.js';
+import { registerZone } from './commands/zone.js';
 
 /** A command module: adds its subcommand to the program. `serve`, `verify`, `audit`, `token` plug in here. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules, registerToken, registerAudit, registerServe, registerStop, registerDemo, registerVerify];
+export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules, registerToken, registerAudit, registerServe, registerStop, registerDemo, registerVerify, registerZone];
 
 /** A fresh program per run (commander keeps parsed values on the instance). */
 export function buildProgram(io: CliIO, setExit: (code: number) => void, commands: readonly RegisterCommand[] = kCommands): Command {
