@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/setup.ts'],
   },
 });

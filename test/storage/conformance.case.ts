@@ -16,6 +16,11 @@ export interface ConformanceTarget {
   Headers: typeof Headers;
   setup?(): Promise<void>;
   teardown?(): Promise<void>;
+  /**
+   * Why the implementation can no longer be reached (a reference simulator that stalled), or
+   * undefined. Cases from then on are skipped with the reason, as when it cannot start.
+   */
+  unavailable?(): string | undefined;
   deltas: {
     /** Part etags: production R2 returns the part's MD5 hex; the simulator a random 171-char string. */
     partEtag: 'md5' | 'random';
@@ -60,7 +65,20 @@ export function runBucketConformance(t: ConformanceTarget): void {
   for (const s of t.skip ?? []) for (const name of s.tests) skipped.set(name, s.reason);
   const test = (name: string, fn: () => Promise<void>): void => {
     if (skipped.has(name)) it.skip(`${name} [declared delta: ${skipped.get(name)}]`, fn);
-    else it(name, fn);
+    else
+      it(name, async (ctx) => {
+        const gone = (): void => {
+          const why = t.unavailable?.();
+          if (why !== undefined) ctx.skip(why);
+        };
+        gone();
+        try {
+          await fn();
+        } catch (e) {
+          gone();
+          throw e;
+        }
+      });
   };
   const H = (init: Record<string, string>): Headers => new t.Headers(init);
 
