@@ -14,7 +14,7 @@
  * table automaton (1,536 states × 128 columns, 384 KiB, in each core's L2) over the same bodies' bytes,
  * one dependent load per byte, nothing allocated. What two of those get over one in the same rounds
  * is the host's own two-thread figure in that minute, with no engine, heap or pool in it: on this
- * machine it moves between about 1.55× and 2.0× in phases of several seconds (docs/pool.md).
+ * machine it moves between about 1.55× and 2.0× in phases of several seconds (bench/results/pool-journal.md).
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { kYoungGenerationMb } from '../src/pool/pool-scanner.js';
