@@ -17,7 +17,7 @@ import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetSe
 import { isZoneId, zoneOfIdOrHost } from '../serve/zones.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
-import { applySwitches, deploymentOf, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type Switch, type SwitchChanges } from './model.js';
+import { applySwitches, deploymentOf, expressionProblem, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type ExpressionProblem, type Switch, type SwitchChanges } from './model.js';
 import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
@@ -178,9 +178,13 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         if (!tokenAllows(session.token, zone, true)) throw new FormError(403, 'This token can read only: changes need a token with edit permission.');
         await apply(service, zone, action, form);
       } catch (err) {
-        const b = bannerOf(err, onError);
+        let b = bannerOf(err, onError);
         const draft = action === 'expression' ? (form.get('expression') ?? undefined) : undefined;
-        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined));
+        // The API's message holds the parser's caret line, which a proportional banner cannot align:
+        // the page shows the reason in the banner and the caret under the expression itself.
+        const problem = draft !== undefined && err instanceof RulesetsApiError && err.errorName === 'INVALID_EXPRESSION' ? expressionProblem(draft.trim()) : undefined;
+        if (problem !== undefined) b = { kind: 'error', code: (err as RulesetsApiError).code, text: `The filter expression is invalid at line ${problem.line}, column ${problem.column}: ${problem.reason}.` };
+        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined, problem));
         return true;
       }
       redirect(res, `${zoneBase(zone)}?done=${action}`);
@@ -211,10 +215,10 @@ async function entrypointOf(service: RulesetService, zone: string): Promise<Rule
   }
 }
 
-async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean): Promise<Html> {
+async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean, problem?: ExpressionProblem): Promise<Html> {
   const deployment = deploymentOf(await entrypointOf(service, zone));
   const switches = switchesOf(overridesOf(deployment.rule));
-  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections }, b);
+  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem }, b);
 }
 
 /** Whole batches older than `before`, newest first, until the page holds enough events. */

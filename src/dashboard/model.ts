@@ -8,7 +8,7 @@
 import { allRuleDefs, kManagedRulesetId, managedRuleset } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
-import { isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
+import { compileExpression, ExpressionError, isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 
 /** One switch of the page: leave the level below in charge (`default`), or force on or off. */
 export type Switch = 'default' | 'on' | 'off';
@@ -44,6 +44,39 @@ export function isManagedExecute(rule: Rule): boolean {
 export function deploymentOf(entrypoint: Ruleset | undefined): Deployment {
   const rules = entrypoint?.rules.filter(isManagedExecute) ?? [];
   return { entrypoint, rule: rules[0], executeRules: rules.length };
+}
+
+/** Where a refused filter expression is wrong: the line, and the characters the parser points at. */
+export interface ExpressionProblem {
+  line: number;
+  column: number;
+  /** The source line, split at the characters pointed at (`at` is empty at the end of the input). */
+  before: string;
+  at: string;
+  after: string;
+  reason: string;
+}
+
+/** The parser's own error for `source` (as the API compiles it), or undefined when it compiles. */
+export function expressionProblem(source: string): ExpressionProblem | undefined {
+  try {
+    compileExpression(source);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ExpressionError)) return undefined;
+    const lineStart = source.lastIndexOf('\n', err.start - 1) + 1;
+    const lineEndAt = source.indexOf('\n', err.start);
+    const lineEnd = lineEndAt < 0 ? source.length : lineEndAt;
+    const end = Math.max(err.start, Math.min(err.end, lineEnd));
+    return {
+      line: err.line,
+      column: err.column,
+      before: source.slice(lineStart, err.start),
+      at: source.slice(err.start, end),
+      after: source.slice(end, lineEnd),
+      reason: err.reason,
+    };
+  }
 }
 
 export function overridesOf(rule: Rule | undefined): Overrides | undefined {

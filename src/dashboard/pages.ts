@@ -7,7 +7,7 @@ import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
-import { kSwitches, type Deployment, type RuleRow, type Switch, type Switches } from './model.js';
+import { kSwitches, type Deployment, type ExpressionProblem, type RuleRow, type Switch, type Switches } from './model.js';
 import { kConfidenceRank } from '../rules/index.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
@@ -101,6 +101,8 @@ export interface ZoneView {
   expression: string;
   /** Whether the server keeps detections to show (`leakscan serve` does). */
   detections: boolean;
+  /** Where a refused expression is wrong, shown under it with a caret. */
+  problem?: ExpressionProblem | undefined;
 }
 
 function switchSelect(name: string, value: Switch, label: string, disabled: boolean): Html {
@@ -157,7 +159,8 @@ ${d.executeRules > 1 ? html`<p class="hint">${d.executeRules} rules of the entry
 <h2 id="scope">Which responses are scanned</h2>
 <form method="post" action="${base}/expression">${hidden}
 <label for="expression">Filter expression (Rules language; <code>true</code> scans every response)</label>
-<textarea id="expression" name="expression" rows="3" maxlength="${kMaxExpressionLength}" spellcheck="false"${lock ? html` disabled` : ''}>${v.expression}</textarea>
+<textarea id="expression" name="expression" rows="3" maxlength="${kMaxExpressionLength}" spellcheck="false"${lock ? html` disabled` : ''}${v.problem === undefined ? '' : html` aria-invalid="true" aria-describedby="expression-problem"`}>${v.expression}</textarea>
+${v.problem === undefined ? '' : problemBlock(v.problem)}
 <p class="hint">For example <code>http.host eq "shop.example" and not starts_with(http.request.uri.path, "/assets/")</code>.</p>
 <button type="submit"${lock ? html` disabled` : ''}>Save expression</button>
 </form>
@@ -195,6 +198,17 @@ ${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.
 </section>`,
     viewer,
   );
+}
+
+/**
+ * A refused expression's line with the parser's caret under the characters it points at. The caret
+ * line repeats the text before them, hidden, so the caret lands under them whatever the glyph widths.
+ */
+function problemBlock(p: ExpressionProblem): Html {
+  const at = p.at === '' ? ' ' : p.at;
+  return html`<div class="expr-problem" id="expression-problem"><pre><span class="src">${p.before}<mark class="at">${at}</mark>${p.after}</span>
+<span class="pad" aria-hidden="true">${p.before}</span><span class="caret">${'^'.repeat(Math.max(1, Array.from(p.at).length))}</span> ${p.reason}</pre>
+<p>Line ${p.line}, column ${p.column}: ${p.reason}.</p></div>`;
 }
 
 export interface DetectionsView {
@@ -269,6 +283,12 @@ td.confidence[data-confidence="medium"], td.confidence[data-confidence="low"] { 
 .status[data-status="on"] { color: #2a7a2a; }
 .status[data-status="off"], .status[data-status="none"] { color: #b06000; }
 label { margin-right: .4rem; }
+.expr-problem pre { margin: .4rem 0 0; padding: .4rem; overflow-x: auto; border: 1px solid #b02020; border-radius: 4px; font-family: ui-monospace, monospace; }
+.expr-problem mark { background: #b0202033; color: inherit; }
+.expr-problem .pad { visibility: hidden; }
+.expr-problem .caret { color: #b02020; font-weight: 700; }
+.expr-problem p { margin: .2rem 0; color: #b02020; }
+
 .batch .state { font-size: .7em; font-weight: 400; color: #2a7a2a; }
 .batch[data-state="pending"] .state { color: #b06000; }
 .batch[data-state="failed"] .state { color: #b02020; font-weight: 700; }

@@ -2,10 +2,14 @@
  * The dashboard in a real browser (headless Chromium driven by playwright-core): sign in, open a zone
  * by host name, deploy, flip a rule's switch, and see a refused expression, through the pages' own
  * forms, cookies and Origin headers, with the stylesheet allowed by the page's Content-Security-Policy.
+ * Then each page as laid out: where the caret, the save button and the value column land. Every page
+ * is saved as a PNG under artifacts/screenshots/ (gitignored; LEAKSCAN_SCREENSHOTS moves it) for a
+ * person to look at; the assertions read the layout, never pixels.
  * Needs Debian's chromium (`apt-get install chromium`, done by .ci/run); without it the suite is
  * skipped and says so.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/index.js';
@@ -14,8 +18,20 @@ import { zoneIdOfHost } from '../../src/serve/index.js';
 import { startDash, type Dash } from './helpers.js';
 
 const kChromium = process.env['LEAKSCAN_CHROMIUM'] ?? '/usr/bin/chromium';
+const kShots = resolve(process.env['LEAKSCAN_SCREENSHOTS'] ?? 'artifacts/screenshots');
+const taken: string[] = [];
+
+/** Saves what the viewport shows (or the whole page) as `name`.png under kShots. */
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(kShots, { recursive: true });
+  const path = join(kShots, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  taken.push(path);
+}
 const haveChromium = existsSync(kChromium);
 if (!haveChromium) process.stderr.write(`dashboard browser tests skipped: no Chromium at ${kChromium} (apt-get install chromium)\n`);
+
+let current: Dash | undefined;
 
 describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
   let d: Dash;
@@ -27,6 +43,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     d = await startDash();
+    current = d;
     browser = await chromium.launch({
       executablePath: kChromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -36,6 +53,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await d?.close();
+    if (taken.length > 0) process.stdout.write(`dashboard screenshots (${taken.length}) in ${kShots}\n`);
   });
 
   it('signs in, opens a zone by host, deploys, switches a rule on and shows a refused expression', async () => {
@@ -67,9 +85,37 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     expect(await page.textContent('.banner.error code')).toMatch(/^\d+$/);
     expect(await page.inputValue('#expression')).toBe('http.host eq');
     expect((await d.service.getEntrypoint(zone, kPhase)).rules[0]!.expression).toBe('true');
-    if (process.env['LEAKSCAN_SCREENSHOT']) await page.screenshot({ path: process.env['LEAKSCAN_SCREENSHOT'], fullPage: false });
 
     await page.click('button:has-text("Sign out")');
     await page.waitForSelector('#token');
   }, 60_000);
+
+  it('puts an expression error\'s caret under the character it points at', async () => {
+    await signIn(page);
+    const source = 'http.host eq "a" and http.request.uri.path contains 1';
+    await page.goto(`${d.base}/zones/${zone}/sensitive-data`);
+    await page.fill('#expression', source);
+    await page.click('button:has-text("Save expression")');
+    await page.waitForSelector('.expr-problem');
+    await page.locator('#expression').scrollIntoViewIfNeeded();
+    await shot(page, 'expression-error');
+    // The parser points at the `1` (a string was expected): the mark holds it, the caret sits under it.
+    expect(await page.textContent('.expr-problem mark.at')).toBe('1');
+    const at = (await page.locator('.expr-problem mark.at').boundingBox())!;
+    const caret = (await page.locator('.expr-problem .caret').boundingBox())!;
+    expect(Math.abs(caret.x - at.x)).toBeLessThan(1);
+    expect(caret.y).toBeGreaterThan(at.y);
+    expect(await page.textContent('.banner.error')).toContain(`column ${source.length}`);
+  }, 60_000);
+
 });
+
+async function signIn(page: Page): Promise<void> {
+  // Each test starts signed in with the admin token, whatever the previous one left.
+  const d = current!;
+  await page.goto(`${d.base}/`);
+  if ((await page.$('#token')) === null) return;
+  await page.fill('#token', d.admin);
+  await page.click('button:has-text("Sign in")');
+  await page.waitForSelector('h1:has-text("Zones")');
+}
