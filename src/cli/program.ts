@@ -10,6 +10,7 @@ import { registerVerify } from './commands/verify.js';
 import { registerStop } from './commands/stop.js';
 import { registerDemo } from './commands/serve-demo.js';
 import { registerZone } from './commands/zone.js';
+import { addHelp } from './help.js';
 
 /** A command module: adds its subcommand to the program. `serve`, `verify`, `audit`, `token` plug in here. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
@@ -31,5 +32,6 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, command
     })
     .showSuggestionAfterError(true);
   for (const register of commands) register(program, io, setExit);
+  addHelp(program);
   return program;
 }

@@ -17,7 +17,7 @@ interface ZoneCliOptions {
   json?: boolean;
 }
 
-/** Exit codes of `leakscan zone`, by error code (documented in docs/cli.md and in `--help`). */
+/** Exit codes of `leakscan zone`, by error code (documented in docs/cli.md and in `--help`, src/cli/help.ts). */
 const kExitOf: Partial<Record<Code, number>> = {
   SDD_ERR_API_REFUSED: 1,
   SDD_ERR_INVALID_ZONE: 2,
@@ -25,14 +25,6 @@ const kExitOf: Partial<Record<Code, number>> = {
   SDD_ERR_API_UNREACHABLE: 3,
   SDD_ERR_API_AUTH: 4,
 };
-
-export const kZoneExitHelp = `
-Exit codes:
-  0  done (status: the zone was read, whatever it holds)
-  1  the API refused a call (SDD_ERR_API_REFUSED; the v4 code is shown)
-  2  usage error: bad option, --zone neither a host name nor a zone id (SDD_ERR_INVALID_ZONE)
-  3  no service answers: nothing runs on --data DIR, or --api URL does not answer (SDD_ERR_API_UNREACHABLE)
-  4  no token, or the token is refused (SDD_ERR_API_AUTH)`;
 
 function target(value: string): ZoneTarget {
   const zone = zoneOfIdOrHost(value);
@@ -109,8 +101,7 @@ export function registerZone(program: Command, io: CliIO, setExit: (code: number
       .option('--api <url>', 'Rulesets API base URL instead (e.g. http://127.0.0.1:8787/client/v4)')
       .option('--token <token>', 'API token (default: $LEAKSCAN_API_TOKEN, else DIR/admin-token)')
       .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-      .option('--json', 'the same as --format json')
-      .addHelpText('after', kZoneExitHelp);
+      .option('--json', 'the same as --format json');
 
   const run = async (opts: ZoneCliOptions, fn: (api: ApiClient, t: ZoneTarget) => Promise<{ line?: string; state: ZoneState; extra?: Record<string, unknown> }>): Promise<void> => {
     try {
@@ -132,7 +123,6 @@ export function registerZone(program: Command, io: CliIO, setExit: (code: number
   };
 
   common(zone.command('deploy').description('deploy the managed ruleset on the zone; run again, it enables the rule that is there instead of adding one'))
-    .addHelpText('after', '\nExamples:\n  leakscan zone deploy --zone shop.example                   # the service on .leakscan\n  leakscan zone deploy --zone shop.example --data demo-data --json')
     .action((opts: ZoneCliOptions) =>
       run(opts, async (api, t) => {
         const r = await deployZone(api, t);
@@ -147,11 +137,9 @@ export function registerZone(program: Command, io: CliIO, setExit: (code: number
     );
 
   common(zone.command('status').description("print the zone's execute rules of the managed ruleset; warns when there are two or more"))
-    .addHelpText('after', '\nExamples:\n  leakscan zone status --zone shop.example\n  leakscan zone status --zone 023e105f4ecef8ad9ca31a8372d0c353 --api http://127.0.0.1:8787/client/v4 --token "$TOKEN"')
     .action((opts: ZoneCliOptions) => run(opts, async (api, t) => ({ state: await zoneStatus(api, t) })));
 
   common(zone.command('disable').description('disable every execute rule of the managed ruleset on the zone (they stay, disabled)'))
-    .addHelpText('after', '\nExamples:\n  leakscan zone disable --zone shop.example')
     .action((opts: ZoneCliOptions) =>
       run(opts, async (api, t) => {
         const r = await disableZone(api, t);
