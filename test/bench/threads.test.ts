@@ -15,16 +15,24 @@ describe('bench CPU by thread', () => {
     expect(threadSplit(before, after, 100, 1, 1)).toMatchObject({ scan: expect.closeTo(0.95, 9), other: expect.closeTo(0.96, 9) });
   });
 
-  it.runIf(process.platform === 'linux')('reads every thread of the process, a busy one growing by what it ran', async () => {
+  it.runIf(process.platform === 'linux')('reads every thread of the process, a busy one growing by the CPU it used', async () => {
     const before = threadCpuNs()!;
     expect(before.has(process.pid)).toBe(true);
-    const spin = new Worker('const t = Date.now(); while (Date.now() - t < 150); require("node:worker_threads").parentPort.postMessage(0);', { eval: true });
+    // The worker spins until its own thread has used 200 ms of CPU (utime + stime in 10 ms ticks): a
+    // wall-clock spin gets a sliver of a core on a loaded machine and proves nothing.
+    const spin = new Worker(
+      `const { readFileSync } = require('node:fs');
+      const ticks = () => { const s = readFileSync('/proc/thread-self/stat', 'utf8'); const f = s.slice(s.lastIndexOf(')') + 2).split(' '); return Number(f[11]) + Number(f[12]); };
+      const t0 = ticks(); while (ticks() - t0 < 20);
+      require('node:worker_threads').parentPort.postMessage(0);`,
+      { eval: true },
+    );
     await new Promise((resolve) => spin.once('message', resolve));
     const after = threadCpuNs()!;
-    const split = threadSplit(before, after, 150, process.pid, 1);
+    // Over "1 ms", cores read as milliseconds of CPU.
+    const split = threadSplit(before, after, 1, process.pid, 1);
     await spin.terminate();
-    // The worker's thread spun ~150 ms: at least 0.5 core over 150 ms whatever the machine's load.
-    expect(split.scan).toBeGreaterThan(0.5);
+    expect(split.scan).toBeGreaterThanOrEqual(190);
     // The calling thread only waited: far less than the spinning thread.
     expect(split.calling).toBeLessThan(split.scan);
   });
