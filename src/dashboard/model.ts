@@ -32,6 +32,8 @@ export interface Deployment {
   entrypoint: Ruleset | undefined;
   /** The first rule that executes the managed ruleset: the one the page edits. */
   rule: Rule | undefined;
+  /** Every rule of the entry point that executes the managed ruleset, in entry point order. */
+  rules: Rule[];
   /** How many rules of the entry point execute the managed ruleset. */
   executeRules: number;
 }
@@ -43,7 +45,36 @@ export function isManagedExecute(rule: Rule): boolean {
 
 export function deploymentOf(entrypoint: Ruleset | undefined): Deployment {
   const rules = entrypoint?.rules.filter(isManagedExecute) ?? [];
-  return { entrypoint, rule: rules[0], executeRules: rules.length };
+  return { entrypoint, rule: rules[0], rules, executeRules: rules.length };
+}
+
+/** What one execute rule does, for the page's list of them: its scope, state and overrides in words. */
+export interface ExecuteRuleView {
+  id: string;
+  description: string;
+  expression: string;
+  enabled: boolean;
+  /** Managed rules it turns on (its overrides applied). */
+  running: number;
+  /** Its overrides, one phrase each (`every rule: off`, `tag pii: on`, `rule us-ssn: off`, `sensitivity medium`). */
+  overrides: string[];
+}
+
+export function executeRuleView(rule: Rule): ExecuteRuleView {
+  const o = overridesOf(rule);
+  return { id: rule.id, description: rule.description, expression: rule.expression, enabled: rule.enabled, running: thresholdsByOverrides(o).size, overrides: overridesSummary(o) };
+}
+
+/** The overrides' switches and levels in the order the API holds them. */
+export function overridesSummary(o: Overrides | undefined): string[] {
+  if (o === undefined) return [];
+  const words = (enabled: boolean | undefined, level: string | undefined): string =>
+    [enabled === undefined ? '' : enabled ? 'on' : 'off', level === undefined ? '' : `sensitivity ${level}`].filter((w) => w !== '').join(', ');
+  const out: string[] = [];
+  if (o.enabled !== undefined || o.sensitivity_level !== undefined) out.push(`every rule: ${words(o.enabled, o.sensitivity_level)}`);
+  for (const c of o.categories ?? []) out.push(`tag ${c.category}: ${words(c.enabled, c.sensitivity_level) || 'no switch'}`);
+  for (const r of o.rules ?? []) out.push(`rule ${r.id}: ${words(r.enabled, r.sensitivity_level) || 'no switch'}`);
+  return out;
 }
 
 /** Where a refused filter expression is wrong: the line, and the characters the parser points at. */

@@ -7,7 +7,7 @@ import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
-import { kSwitches, type Deployment, type ExpressionProblem, type RuleRow, type Switch, type Switches } from './model.js';
+import { executeRuleView, kSwitches, type Deployment, type ExpressionProblem, type RuleRow, type Switch, type Switches } from './model.js';
 import { kConfidenceRank } from '../rules/index.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
@@ -131,8 +131,9 @@ export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
   const canEdit = tokenAllows(viewer.token, v.zone, true);
   const { deployment: d, switches: s } = v;
   const rule = d.rule;
-  const status =
-    rule === undefined ? 'Not deployed' : rule.enabled ? 'Deployed' : 'Deployed, disabled';
+  // With several execute rules, the zone is scanned when any of them is enabled.
+  const anyOn = d.rules.some((r) => r.enabled);
+  const status = rule === undefined ? 'Not deployed' : anyOn ? 'Deployed' : 'Deployed, disabled';
   const ro = canEdit ? html`` : html`<p class="hint">This token can read only: changes need a token with edit permission.</p>`;
   // Every form carries the session's form token, and the version of the rule it was drawn from.
   const hidden = html`<input type="hidden" name="csrf" value="${viewer.csrf}">${rule === undefined ? '' : html`<input type="hidden" name="version" value="${rule.version}">`}`;
@@ -145,14 +146,14 @@ export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
 ${banner(b)}
 ${ro}
 <section aria-labelledby="status">
-<h2 id="status">Status: <span class="status" data-status="${rule === undefined ? 'none' : rule.enabled ? 'on' : 'off'}">${status}</span></h2>
+<h2 id="status">Status: <span class="status" data-status="${rule === undefined ? 'none' : anyOn ? 'on' : 'off'}">${status}</span></h2>
 ${
   rule === undefined
     ? html`<p>The managed ruleset is not deployed on this zone: no response is scanned for it. Deploying adds a rule that executes it on every response (you can narrow it below) with its default rules: ${s.on} of ${s.rules.length}.</p>
 <form method="post" action="${base}/deploy">${hidden}<button type="submit"${canEdit ? '' : html` disabled`}>Deploy</button></form>`
-    : html`<p>${s.on} of ${s.rules.length} rules run, action Log. Entry point ruleset <code>${d.entrypoint?.id}</code> version ${d.entrypoint?.version}; rule <code>${rule.id}</code> version ${rule.version}, updated ${rule.last_updated}.</p>
-${d.executeRules > 1 ? html`<p class="hint">${d.executeRules} rules of the entry point execute the managed ruleset; this page edits the first. Use the Rulesets API for the others.</p>` : ''}
-<form method="post" action="${base}/${rule.enabled ? 'disable' : 'enable'}">${hidden}<button type="submit"${canEdit ? '' : html` disabled`}>${rule.enabled ? 'Disable' : 'Enable'}</button></form>`
+    : html`<p>${s.on} of ${s.rules.length} rules run${d.executeRules > 1 ? ' under rule 1' : ''}, action Log. Entry point ruleset <code>${d.entrypoint?.id}</code> version ${d.entrypoint?.version}; rule <code>${rule.id}</code> version ${rule.version}, updated ${rule.last_updated}.</p>
+${d.executeRules > 1 ? executeRulesTable(d, s.rules.length) : ''}
+<form method="post" action="${base}/${rule.enabled ? 'disable' : 'enable'}">${hidden}<button type="submit"${canEdit ? '' : html` disabled`}>${rule.enabled ? 'Disable' : 'Enable'}${d.executeRules > 1 ? ' rule 1' : ''}</button></form>`
 }
 </section>
 <section aria-labelledby="scope">
@@ -198,6 +199,18 @@ ${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.
 </section>`,
     viewer,
   );
+}
+
+/** Every rule executing the managed ruleset, and what each does; the page's forms edit the first. */
+function executeRulesTable(d: Deployment, total: number): Html {
+  return html`<p class="hint">${d.executeRules} rules of the entry point execute the managed ruleset. A response is scanned by every enabled one whose expression matches it, with the rules each turns on joined. This page's forms edit rule 1; use the Rulesets API for the others.</p>
+<table class="execute-rules">
+<thead><tr><th>#</th><th>Rule</th><th>Enabled</th><th>Expression</th><th>Runs</th><th>Overrides</th></tr></thead>
+<tbody>${d.rules.map((r, i) => {
+    const x = executeRuleView(r);
+    return html`<tr data-execute-rule="${x.id}"><td>${i + 1}${i === 0 ? html` <span class="hint">(edited here)</span>` : ''}</td><td><code>${x.id}</code>${x.description === '' ? '' : html`<br>${x.description}`}</td><td class="enabled" data-enabled="${x.enabled ? 'yes' : 'no'}">${x.enabled ? 'Yes' : 'No'}</td><td><code class="expr">${x.expression}</code></td><td>${x.running} of ${total} rules</td><td>${x.overrides.length === 0 ? 'none: default rules' : html`<ul class="overrides">${x.overrides.map((o) => html`<li>${o}</li>`)}</ul>`}</td></tr>`;
+  })}</tbody>
+</table>`;
 }
 
 /**
@@ -288,7 +301,8 @@ label { margin-right: .4rem; }
 .expr-problem .pad { visibility: hidden; }
 .expr-problem .caret { color: #b02020; font-weight: 700; }
 .expr-problem p { margin: .2rem 0; color: #b02020; }
-
+table.execute-rules code.expr { white-space: pre-wrap; overflow-wrap: anywhere; }
+ul.overrides { margin: 0; padding-left: 1rem; }
 .batch .state { font-size: .7em; font-weight: 400; color: #2a7a2a; }
 .batch[data-state="pending"] .state { color: #b06000; }
 .batch[data-state="failed"] .state { color: #b02020; font-weight: 700; }

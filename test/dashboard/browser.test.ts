@@ -12,7 +12,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { managedRuleset } from '../../src/index.js';
+import { kManagedRulesetId, managedRuleset } from '../../src/index.js';
 import { kPhase } from '../../src/rulesets/index.js';
 import { zoneIdOfHost } from '../../src/serve/index.js';
 import { startDash, type Dash } from './helpers.js';
@@ -108,6 +108,26 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     expect(await page.textContent('.banner.error')).toContain(`column ${source.length}`);
   }, 60_000);
 
+  it('shows every rule executing the managed ruleset and what each does', async () => {
+    const two = zoneIdOfHost('two.example');
+    const execute = { action: 'execute', action_parameters: { id: kManagedRulesetId, version: 'latest' }, expression: 'true', description: 'Sensitive Data Detection', enabled: false };
+    const ep = await d.service.updateEntrypoint(two, kPhase, {
+      rules: [execute, { ...execute, expression: 'http.host eq "api.two.example"', enabled: true, description: 'API only', action_parameters: { ...execute.action_parameters, overrides: { enabled: true, categories: [{ category: 'secrets', enabled: false }] } } }],
+    });
+    await signIn(page);
+    await page.goto(`${d.base}/zones/${two}/sensitive-data`);
+    await shot(page, 'zone-two-execute-rules');
+    const rows = page.locator('table.execute-rules tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).getAttribute('data-execute-rule')).toBe(ep.rules[0]!.id);
+    expect(await rows.nth(1).getAttribute('data-execute-rule')).toBe(ep.rules[1]!.id);
+    expect(await rows.nth(0).locator('td.enabled').textContent()).toBe('No');
+    expect(await rows.nth(1).locator('td.enabled').textContent()).toBe('Yes');
+    expect(await rows.nth(1).textContent()).toContain('http.host eq "api.two.example"');
+    expect(await rows.nth(1).locator('ul.overrides').textContent()).toContain('tag secrets: off');
+    // The second rule is enabled, so the zone is scanned even though the first is not.
+    expect(await page.textContent('.status')).toBe('Deployed');
+  }, 60_000);
 });
 
 async function signIn(page: Page): Promise<void> {
