@@ -5,7 +5,7 @@
  * turn on. The page never computes which rules run by itself: `thresholdsByOverrides` (behind
  * `enabledByOverrides`) is the same function the scanner's effective configuration uses.
  */
-import { allRuleDefs, kManagedRulesetId, managedRuleset } from '../rules/index.js';
+import { allRuleDefs, kManagedRulesetId, managedRuleset, type Family } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { compileExpression, ExpressionError, isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
@@ -118,6 +118,10 @@ export interface RuleRow {
   id: string;
   description: string;
   tags: string[];
+  /** The rule's family (`pii`, `financial-information`, `secrets`: RuleDef.family). */
+  family: Family;
+  /** Its country tag (ISO 3166 alpha-2, lower case), or '' for a rule of no one country. */
+  country: string;
   byDefault: boolean;
   /** This rule's own switch. */
   own: Switch;
@@ -159,7 +163,7 @@ export function switchesOf(overrides: Overrides | undefined): Switches {
   const ownTag = new Map<string, Switch>();
   for (const c of overrides?.categories ?? []) if (c.enabled !== undefined) ownTag.set(c.category, switchOf(c.enabled));
   const counts = new Map<string, { rules: number; on: number }>();
-  const best = new Map(allRuleDefs.map((d) => [d.id, d.confidence ?? 'high']));
+  const defs = new Map(allRuleDefs.map((d) => [d.id, d]));
   const rules: RuleRow[] = managedRuleset.rules.map((r) => {
     const on = running.has(r.id);
     for (const t of r.tags) {
@@ -168,12 +172,53 @@ export function switchesOf(overrides: Overrides | undefined): Switches {
       if (on) c.on += 1;
       counts.set(t, c);
     }
-    return { id: r.id, description: r.description, tags: [...r.tags], byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on, threshold: running.get(r.id) ?? null, best: best.get(r.id) ?? 'high' };
+    const def = defs.get(r.id);
+    return {
+      id: r.id, description: r.description, tags: [...r.tags], family: def?.family ?? 'secrets', country: r.tags.find(isCountryTag) ?? '',
+      byDefault: r.enabledByDefault, own: ownRule.get(r.id) ?? 'default', on, threshold: running.get(r.id) ?? null, best: def?.confidence ?? 'high',
+    };
   });
   const tags: TagRow[] = [...counts]
     .map(([tag, c]) => ({ tag, rules: c.rules, own: ownTag.get(tag) ?? 'default', on: c.on }))
     .sort((a, b) => b.rules - a.rules || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   return { all: switchOf(overrides?.enabled), tags, rules, on: running.size };
+}
+
+// Country tags are ISO 3166 alpha-2 codes (RuleDef.tags); CLDR's region names tell them from two-letter topics (`ip`).
+const kRegionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** The English name of a country tag (`gb` → United Kingdom); undefined when the tag is not a country. */
+export function countryName(tag: string): string | undefined {
+  return /^[a-z]{2}$/.test(tag) ? kRegionNames.of(tag.toUpperCase()) : undefined;
+}
+
+function isCountryTag(tag: string): boolean {
+  return countryName(tag) !== undefined;
+}
+
+const kFamilyOrder: readonly Family[] = ['pii', 'financial-information', 'secrets'];
+
+/** Rules of one family and one country ('' : of no one country). */
+export interface RuleGroup {
+  family: Family;
+  country: string;
+  rules: RuleRow[];
+}
+
+/**
+ * Rules grouped as the page lists them: by family (PII, financial information, secrets), then by
+ * country, rules of no one country first, then countries by name; catalogue order inside a group.
+ */
+export function ruleGroups(rows: readonly RuleRow[]): RuleGroup[] {
+  const groups = new Map<string, RuleGroup>();
+  for (const r of rows) {
+    const key = `${r.family}/${r.country}`;
+    const g = groups.get(key) ?? { family: r.family, country: r.country, rules: [] };
+    g.rules.push(r);
+    groups.set(key, g);
+  }
+  const name = (g: RuleGroup): string => (g.country === '' ? '' : (countryName(g.country) ?? g.country));
+  return [...groups.values()].sort((a, b) => kFamilyOrder.indexOf(a.family) - kFamilyOrder.indexOf(b.family) || name(a).localeCompare(name(b), 'en'));
 }
 
 /** Switches a form changed; a tag or rule the form did not carry keeps its own switch. */

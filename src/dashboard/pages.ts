@@ -7,7 +7,7 @@ import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
-import { executeRuleView, kSwitches, type Deployment, type ExpressionProblem, type RuleRow, type Switch, type Switches } from './model.js';
+import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches } from './model.js';
 import { kConfidenceRank } from '../rules/index.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
@@ -185,20 +185,57 @@ ${v.query === '' ? '' : html`<a href="${base}">Clear</a>`}
     )}</tbody>
 </table>
 </details>
-<p class="count">Showing ${shown.length} of ${s.rules.length} rules${v.query === '' ? '' : html` matching “${v.query}”`}.</p>
-<table class="rules">
-<thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th><th>Reports</th></tr></thead>
-<tbody>${shown.map(
-      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${r.tags.join(', ')}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td><td class="threshold" data-threshold="${r.threshold ?? ''}">${reportsText(r)}</td></tr>`,
-    )}</tbody>
-</table>
+<p class="count">Showing ${shown.length} of ${s.rules.length} rules${v.query === '' ? '' : html` matching “${v.query}”`}, by family and country.</p>
+${groupsNav(ruleGroups(shown))}
+${rulesTable(ruleGroups(shown), lock)}
 <p class="hint">Reports: the lowest confidence of the findings kept, from the zone's <code>sensitivity_level</code> overrides, which the Rulesets API sets (<code>default</code>: high only; <code>medium</code>; <code>low</code>: every level; <code>eoff</code>: the rule does not run). Saving switches here keeps them.</p>
+<div class="savebar">
 <button type="submit"${lock ? html` disabled` : ''}>Save switches</button>
-${rule === undefined ? html`<span class="hint">Deploy the managed ruleset first.</span>` : ''}
+<span class="hint">${s.on} of ${s.rules.length} rules run now; changed switches take effect when saved.${rule === undefined ? ' Deploy the managed ruleset first.' : ''}</span>
+</div>
 </form>
 </section>`,
     viewer,
   );
+}
+
+const kFamilyText: Record<RuleGroup['family'], string> = { pii: 'Personal data', 'financial-information': 'Financial information', secrets: 'Secrets' };
+
+function groupId(g: RuleGroup): string {
+  return `g-${g.family}-${g.country === '' ? 'any' : g.country}`;
+}
+
+function groupTitle(g: RuleGroup): string {
+  return g.country === '' ? `${kFamilyText[g.family]}, any country` : `${kFamilyText[g.family]}, ${countryName(g.country) ?? g.country}`;
+}
+
+/** Links to each group, so a rule is two clicks away rather than a long scroll. */
+function groupsNav(groups: readonly RuleGroup[]): Html {
+  const families = [...new Set(groups.map((g) => g.family))];
+  return html`<nav class="groups" aria-label="Rule groups">${families.map(
+    (f) => html`<p><strong>${kFamilyText[f]}</strong>: ${groups
+      .filter((g) => g.family === f)
+      .map((g, i) => html`${i === 0 ? '' : ' · '}<a href="#${groupId(g)}">${g.country === '' ? 'any country' : (countryName(g.country) ?? g.country)}</a> <span class="hint">${g.rules.length}</span>`)}</p>`,
+  )}</nav>`;
+}
+
+/** Tags a row shows: its family and country are the group's heading already. */
+function topicTags(r: RuleRow): string {
+  return r.tags.filter((t) => t !== r.family && t !== r.country).join(', ');
+}
+
+/** One table for every group, so columns line up; each group is a tbody under its own heading row. */
+function rulesTable(groups: readonly RuleGroup[], lock: boolean): Html {
+  return html`<table class="rules">
+<thead><tr><th>Rule</th><th>Description</th><th>Tags</th><th>Default</th><th>Switch</th><th>Runs</th><th>Reports</th></tr></thead>
+${groups.map((g) => {
+    const on = g.rules.filter((r) => r.on).length;
+    return html`<tbody data-family="${g.family}" data-country="${g.country}"><tr class="group"><th colspan="7" id="${groupId(g)}">${groupTitle(g)} <span class="hint">${on} of ${g.rules.length} run</span></th></tr>
+${g.rules.map(
+      (r) => html`<tr data-rule="${r.id}"><td><code>${r.id}</code></td><td>${r.description}</td><td>${topicTags(r)}</td><td>${r.byDefault ? 'On' : 'Off'}</td><td>${switchSelect(`rule.${r.id}`, r.own, `Rule ${r.id}`, lock)}</td><td class="runs" data-on="${r.on ? 'yes' : 'no'}">${r.on ? 'Yes' : 'No'}</td><td class="threshold" data-threshold="${r.threshold ?? ''}">${reportsText(r)}</td></tr>`,
+    )}</tbody>`;
+  })}
+</table>`;
 }
 
 /** Every rule executing the managed ruleset, and what each does; the page's forms edit the first. */
@@ -296,6 +333,10 @@ td.confidence[data-confidence="medium"], td.confidence[data-confidence="low"] { 
 .status[data-status="on"] { color: #2a7a2a; }
 .status[data-status="off"], .status[data-status="none"] { color: #b06000; }
 label { margin-right: .4rem; }
+table.rules tr.group th { padding-top: 1.2rem; font-size: 1.05em; border-bottom: 2px solid #8886; scroll-margin-top: .5rem; }
+table.rules td:first-child code { white-space: nowrap; }
+nav.groups p { margin: .2rem 0; }
+.savebar { position: sticky; bottom: 0; display: flex; gap: 1rem; align-items: center; padding: .6rem 0; background: Canvas; border-top: 1px solid #8886; }
 .expr-problem pre { margin: .4rem 0 0; padding: .4rem; overflow-x: auto; border: 1px solid #b02020; border-radius: 4px; font-family: ui-monospace, monospace; }
 .expr-problem mark { background: #b0202033; color: inherit; }
 .expr-problem .pad { visibility: hidden; }

@@ -108,6 +108,35 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     expect(await page.textContent('.banner.error')).toContain(`column ${source.length}`);
   }, 60_000);
 
+  it('groups the rules by family and country and keeps Save switches in the viewport', async () => {
+    await signIn(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${d.base}/zones/${zone}/sensitive-data`);
+    await shot(page, 'zone-rules');
+    const groups = await page.$$eval('table.rules tbody', (bs) => bs.map((b) => `${b.getAttribute('data-family')}/${b.getAttribute('data-country')}`));
+    expect(groups[0]).toBe('pii/');
+    expect(groups).toContain('pii/gb');
+    expect(groups).toContain('financial-information/');
+    expect(groups.at(-1)).toBe('secrets/');
+    // A rule sits in its country's group (the page reads RuleDef.family and the country tag).
+    const ssn = page.locator('tr[data-rule="us-ssn"]');
+    expect(await ssn.evaluate((tr) => tr.closest('tbody')?.getAttribute('data-country'))).toBe('us');
+    expect(await page.textContent('#g-pii-us')).toContain('Personal data, United States');
+    const save = page.locator('button:has-text("Save switches")');
+    for (const y of [0, 2000, 4000]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      if (y === 2000) await shot(page, 'zone-rules-scrolled');
+      const box = (await save.boundingBox())!;
+      if (y > 0) {
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(800);
+      }
+    }
+    // A group's link scrolls to its heading.
+    await page.click('nav.groups a[href="#g-pii-gb"]');
+    expect((await page.locator('#g-pii-gb').boundingBox())!.y).toBeLessThan(50);
+  }, 60_000);
+
   it('shows every rule executing the managed ruleset and what each does', async () => {
     const two = zoneIdOfHost('two.example');
     const execute = { action: 'execute', action_parameters: { id: kManagedRulesetId, version: 'latest' }, expression: 'true', description: 'Sensitive Data Detection', enabled: false };

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applySwitches, switchesOf, type Switch } from '../../src/dashboard/index.js';
+import { countryName, ruleGroups } from '../../src/dashboard/model.js';
 import { managedRuleset } from '../../src/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { enabledByOverrides, type Overrides } from '../../src/rulesets/index.js';
@@ -134,5 +135,27 @@ describe('dashboard switches', () => {
   it('nothing left to override is no overrides at all', () => {
     expect(applySwitches({ rules: [{ id: ruleIds[0]!, enabled: true }] }, { tags: new Map(), rules: new Map([[ruleIds[0]!, 'default']]) })).toBeUndefined();
     expect(applySwitches(undefined, { all: 'default', tags: new Map([[tags[0]!, 'default']]), rules: new Map() })).toBeUndefined();
+  });
+});
+
+describe('rule groups', () => {
+  it('puts every rule once in the group of its family and country, families in order, no-country first', () => {
+    const groups = ruleGroups(switchesOf(undefined).rules);
+    expect(groups.flatMap((g) => g.rules.map((r) => r.id)).sort()).toEqual([...ruleIds].sort());
+    const families = groups.map((g) => g.family);
+    expect([...new Set(families)]).toEqual(['pii', 'financial-information', 'secrets']);
+    for (const g of groups) {
+      for (const r of g.rules) {
+        expect(r.family).toBe(allRuleDefs.find((d) => d.id === r.id)!.family);
+        expect(r.country === '' ? true : r.tags.includes(r.country)).toBe(true);
+      }
+    }
+    const pii = groups.filter((g) => g.family === 'pii').map((g) => g.country);
+    expect(pii[0]).toBe('');
+    expect(pii).toContain('gb');
+    // A two-letter topic tag is not a country: the IP-address rules are of no one country.
+    expect(countryName('ip')).toBeUndefined();
+    expect(countryName('gb')).toBe('United Kingdom');
+    expect(groups.find((g) => g.rules.some((r) => r.tags.includes('ip')))!.country).toBe('');
   });
 });
