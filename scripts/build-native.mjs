@@ -1,26 +1,36 @@
 #!/usr/bin/env node
 /**
- * Builds the native prefilter (native/prefilter.c → build/Release/leakscan_prefilter.node) with
- * node-gyp, as `npm ci` / `npm install` run it (package.json "install"). It is optional: where no C
- * compiler or Node headers are to be had, this prints why and exits 0, and the engine runs its
- * TypeScript prefilter (same findings, slower). LEAKSCAN_SKIP_NATIVE=1 skips the build.
+ * The install step (package.json "install", run by `npm ci` / `npm install`). Builds, each optional:
  *
- * Then the lean RE2 binding (native/re2 → native/re2/build/Release/leakscan_re2.node), from the RE2
- * sources the optional re2 package ships (scripts/re2-sources.mjs). Also optional: without it, RE2
- * searches go through the package's exec. LEAKSCAN_SKIP_NATIVE_RE2=1 skips it alone.
+ * 1. the native prefilter (native/prefilter.c → build/Release/leakscan_prefilter.node). Without a C
+ *    compiler or Node headers the engine runs its TypeScript prefilter (same findings, slower).
+ * 2. the lean RE2 binding (native/re2 → native/re2/build/Release/leakscan_re2.node), linked against the
+ *    RE2 and Abseil objects the `re2` package compiled at its own install, or compiled from that
+ *    package's sources when it came prebuilt (scripts/re2-sources.mjs). Without it, RE2 searches go
+ *    through the package's exec (same matches, slower).
+ *
+ * Each build is keyed on its inputs (sources, build files, Node's ABI, platform): a build that is
+ * current is kept and says so, so a repeated install costs nothing; a failed or interrupted one left no
+ * key and is built again. Each step says what it builds and how long it took.
+ *
+ * In a checkout (the package installing itself, not installed as a dependency) it also puts
+ * `leakscan` in node_modules/.bin, so `npx leakscan …` runs this checkout's build at once instead of
+ * having npm install the checkout into its cache and run these scripts again.
+ *
+ * LEAKSCAN_SKIP_NATIVE=1 skips both builds, LEAKSCAN_SKIP_NATIVE_RE2=1 the second;
+ * LEAKSCAN_REBUILD_NATIVE=1 builds even when current.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const warn = (msg) => console.warn(`leakscan: ${msg}; scans use the TypeScript prefilter (same findings, slower)`);
+const say = (msg) => console.log(`leakscan: ${msg}`);
+const kPrefilterFallback = 'scans use the TypeScript prefilter (same findings, slower)';
+const kRe2Fallback = "RE2 searches go through the re2 package's exec (same matches, slower)";
 
-if (process.env.LEAKSCAN_SKIP_NATIVE === '1') {
-  warn('LEAKSCAN_SKIP_NATIVE=1, native prefilter not built');
-  process.exit(0);
-}
 // npm hands its own node-gyp to lifecycle scripts; outside npm, fall back to one on PATH.
 const gyp = process.env.npm_config_node_gyp;
 const [cmd, base] = gyp && existsSync(gyp) ? [process.execPath, [gyp]] : ['node-gyp', []];
@@ -32,31 +42,98 @@ function rebuild(dir, extra = []) {
   return r.error ? r.error.message : (r.stderr || r.stdout).trim().split('\n').slice(-5).join('\n');
 }
 
-let started = Date.now();
-const failed = rebuild(root);
-if (failed !== null) {
-  warn(`the native prefilter did not build (${failed})`);
-  process.exit(0);
+/** What a build depends on: file contents, the Node ABI and platform, and any extra facts. */
+function keyOf(files, extra) {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([process.versions.modules, process.versions.napi, process.platform, process.arch, extra]));
+  for (const f of files) h.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
+  return h.digest('hex');
 }
-console.log(`leakscan: native prefilter built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-// The lean RE2 binding (native/re2): RE2 and Abseil compiled from the sources the re2 package ships,
-// about a minute on two cores. Optional too: without it the package's own exec does the searches
-// (same matches; on dense bodies the lean binding takes 0.67-0.81 of its time, npm run bench:re2).
-const leanWarn = (msg) => console.warn(`leakscan: ${msg}; RE2 searches go through the re2 package's exec (same matches, slower)`);
-if (process.env.LEAKSCAN_SKIP_NATIVE_RE2 === '1') {
-  leanWarn('LEAKSCAN_SKIP_NATIVE_RE2=1, lean RE2 binding not built');
-  process.exit(0);
+/**
+ * Builds `name` in `dir` unless its output is current. `what` says what the build uses; returns true
+ * when the output is there (kept or built).
+ */
+function step({ name, dir, output, inputs, extra = [], what, fallback, gypArgs = [] }) {
+  const stampFile = join(dirname(output), 'leakscan-build.json');
+  const key = keyOf(inputs, extra);
+  if (process.env.LEAKSCAN_REBUILD_NATIVE !== '1' && existsSync(output) && existsSync(stampFile)) {
+    try {
+      const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+      if (stamp.key === key) {
+        say(`${name}: current (built ${stamp.builtAt} in ${stamp.seconds} s, ${stamp.what}), kept`);
+        return true;
+      }
+    } catch {
+      // An unreadable stamp: build again.
+    }
+  }
+  say(`${name}: ${what} …`);
+  const started = Date.now();
+  const failed = rebuild(dir, gypArgs);
+  if (failed !== null) {
+    console.warn(`leakscan: ${name} did not build (${failed}); ${fallback}`);
+    return false;
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  mkdirSync(dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, `${JSON.stringify({ key, what, builtAt: new Date().toISOString().slice(0, 16).replace('T', ' '), seconds: Number(seconds) })}\n`);
+  say(`${name}: built in ${seconds} s`);
+  return true;
 }
-const check = spawnSync(process.execPath, [join(root, 'scripts', 're2-sources.mjs'), 'check'], { cwd: root, encoding: 'utf8' });
-if (check.status !== 0) {
-  leanWarn(`no RE2 sources to build the lean binding from (${(check.stderr || check.stdout).trim()})`);
-  process.exit(0);
+
+/** `node_modules/.bin/leakscan` for `npx leakscan` in a checkout; never when installed as a dependency. */
+function linkBin() {
+  const prefix = process.env.npm_config_local_prefix;
+  if (prefix === undefined || !existsSync(prefix)) return;
+  if (realpathSync(prefix) !== realpathSync(root)) return;
+  const bin = join(root, 'node_modules', '.bin');
+  mkdirSync(bin, { recursive: true });
+  const sh = join(bin, 'leakscan');
+  writeFileSync(sh, '#!/bin/sh\n# Made by scripts/build-native.mjs: this checkout\'s CLI, for `npx leakscan` in the checkout.\nexec node "$(dirname "$0")/../../dist/cli/main.js" "$@"\n');
+  chmodSync(sh, 0o755);
+  writeFileSync(join(bin, 'leakscan.cmd'), '@node "%~dp0\\..\\..\\dist\\cli\\main.js" %*\r\n');
 }
-started = Date.now();
-const leanFailed = rebuild(join(root, 'native', 're2'), ['--jobs', 'max']);
-if (leanFailed !== null) {
-  leanWarn(`the lean RE2 binding did not build (${leanFailed})`);
-  process.exit(0);
+
+function main() {
+  linkBin();
+  if (process.env.LEAKSCAN_SKIP_NATIVE === '1') {
+    console.warn(`leakscan: LEAKSCAN_SKIP_NATIVE=1, no native builds; ${kPrefilterFallback}`);
+    return;
+  }
+  const prefilter = step({
+    name: 'native prefilter',
+    dir: root,
+    output: join(root, 'build', 'Release', 'leakscan_prefilter.node'),
+    inputs: [join(root, 'binding.gyp'), join(root, 'native', 'prefilter.c')],
+    what: 'compiling native/prefilter.c',
+    fallback: kPrefilterFallback,
+  });
+  if (!prefilter) return;
+
+  if (process.env.LEAKSCAN_SKIP_NATIVE_RE2 === '1') {
+    console.warn(`leakscan: LEAKSCAN_SKIP_NATIVE_RE2=1, lean RE2 binding not built; ${kRe2Fallback}`);
+    return;
+  }
+  const sources = join(root, 'scripts', 're2-sources.mjs');
+  const lean = join(root, 'native', 're2');
+  const check = spawnSync(process.execPath, [sources, 'check'], { cwd: lean, encoding: 'utf8' });
+  if (check.status !== 0) {
+    console.warn(`leakscan: no RE2 sources to build the lean binding from (${(check.stderr || check.stdout).trim()}); ${kRe2Fallback}`);
+    return;
+  }
+  // Linked objects change when the package is reinstalled (npm ci compiles it again): relink then.
+  const objects = spawnSync(process.execPath, [sources, 'objects'], { cwd: lean, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  step({
+    name: 'lean RE2 binding',
+    dir: lean,
+    output: join(lean, 'build', 'Release', 'leakscan_re2.node'),
+    inputs: [join(lean, 'binding.gyp'), join(lean, 're2-binding.cc'), join(lean, 'exports.map'), sources],
+    extra: [check.stdout.trim(), ...objects.map((o) => `${o} ${statSync(o).size} ${statSync(o).mtimeMs}`)],
+    what: check.stdout.trim(),
+    fallback: kRe2Fallback,
+    gypArgs: ['--jobs', 'max'],
+  });
 }
-console.log(`leakscan: lean RE2 binding built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+main();
