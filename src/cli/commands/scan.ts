@@ -600,7 +600,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     const workers = scannerOptions.workers ?? cores;
     const concurrency = workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * workers));
     await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
-      progress.fileDone();
+      progress.fileDone(input.kind === 'file' ? input.size : 0);
       for (const entry of outcome.entries ?? []) {
         findings += entry.report.findings.length;
         if (sharesTerminal) progress.clear();
