@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../report/index.js';
+import { describeEngineBackends, engineBackends } from '../engine/index.js';
 import type { CliIO } from './io.js';
 import { registerScan } from './commands/scan.js';
 import { registerRules } from './commands/rules.js';
@@ -23,7 +24,13 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, command
   program
     .name('leakscan')
     .description('Find personal data, financial information and secrets in HTTP response bodies and files.')
-    .version(packageVersion(), '-V, --version')
+    // The version with the engine this install runs on (native or portable prefilter and regex), so a
+    // slower fallback is never silent.
+    .option('-V, --version', 'output the version and the engine it runs on')
+    .on('option:version', () => {
+      io.stdout.write(`leakscan ${packageVersion()} (node ${process.versions.node}; ${describeEngineBackends(engineBackends())})\n`);
+      throw new CommanderError(0, 'commander.version', packageVersion());
+    })
     // Throw instead of process.exit, so run() decides the exit code (2 for usage errors) and tests run in-process.
     .exitOverride()
     .configureOutput({

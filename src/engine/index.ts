@@ -5,4 +5,5 @@
 export { compileProgram, withPrefilter, type Program, type CompiledRule } from './program.js';
 export { scanStream, bodyBytes, iterateBody, type ScanLimits } from './stream.js';
 export { BodyScanner, kMaxScanBytes } from './body.js';
+export { engineBackends, describeEngineBackends, type EngineBackends } from './backends.js';
 export { resolveBackend, re2WasmBackend, re2NativeBackend, re2PackageBackend, re2Binding, nativeRe2Available, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';

@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allRuleDefs, managedRuleset } from '../../src/rules/index.js';
 import { kOneReadBytes, kPoolMinBytes } from '../../src/cli/commands/scan.js';
+import { sh } from '../serve/helpers.js';
 import { fakeFactory, runCli, tempDir } from './helpers.js';
 
 const ndjsonPaths = (stdout: string): string[] => stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { path: string }).path);
@@ -282,6 +284,37 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     expect(readdirSync(root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it.each([
+    [['--format', 'xml'], /Allowed choices/i],
+    [['--enable', 'no-such-rule'], /unknown rule id or tag/],
+    [['--min-confidence', 'x'], /SDD_ERR_INVALID_OPTION/],
+    [['--content-type', 'not a type'], /invalid --content-type/],
+    [['--content-encoding', 'zstd'], /zstd/],
+  ])('a usage error (%j) writes nothing to --output: no file made, an existing one untouched', async (args, message) => {
+    const root = tree();
+    const fresh = await runCli(['scan', ...args, '--output', 'new.json', '.'], { cwd: root, createScanner: fakeFactory().create });
+    expect(fresh.code).toBe(2);
+    expect(fresh.stderr).toMatch(message);
+    writeFileSync(join(root, 'old.json'), 'the last report\n');
+    const kept = await runCli(['scan', ...args, '--output', 'old.json', '.'], { cwd: root, createScanner: fakeFactory().create });
+    expect(kept.code).toBe(2);
+    expect(readFileSync(join(root, 'old.json'), 'utf8')).toBe('the last report\n');
+    const files = readdirSync(root);
+    expect(files).not.toContain('new.json');
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('an unreadable input is recorded in a complete --output report (exit 2), as documented', async () => {
+    const root = tree();
+    const r = await runCli(['scan', '--format', 'json', '--output', 'report.json', 'a.txt', 'missing.txt'], { cwd: root, createScanner: fakeFactory().create });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/cannot read "missing.txt"/);
+    const doc = JSON.parse(readFileSync(join(root, 'report.json'), 'utf8')) as { results: Array<{ path: string }>; errors: Array<{ path: string; code: string }> };
+    expect(doc.results.map((x) => x.path)).toEqual(['a.txt']);
+    expect(doc.errors).toEqual([expect.objectContaining({ path: 'missing.txt', code: 'SDD_ERR_INPUT' })]);
+  });
+
   it('fails with 2 when --output cannot be written', async () => {
     const r = await runCli(['scan', '--output', join(tempDir(), 'no/such/dir/out.json')], { stdin: 'x', createScanner: fakeFactory().create });
     expect(r.code).toBe(2);
@@ -355,6 +388,19 @@ describe('leakscan rules', () => {
     expect((await runCli(['--help'])).code).toBe(0);
     const v = await runCli(['--version']);
     expect(v.code).toBe(0);
-    expect(v.stdout.trim()).toBe((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(v.stdout).toMatch(new RegExp(`^leakscan ${version.replaceAll('.', '\\.')} \\(node ${process.versions.node}; prefilter (native|typescript), regex (re2 \\(lean binding\\)|re2 \\(package exec\\)|re2-wasm)`));
+  });
+
+  it('--version names a slower fallback and why it is in use', async () => {
+    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+    const r = await sh(`"${process.execPath}" "${main}" --version`, { timeoutMs: 30_000, env: { ...process.env, LEAKSCAN_PREFILTER: 'js', LEAKSCAN_RE2_BINDING: 'package' } });
+    expect(r.code).toBe(0);
+    const out = r.stdout.toString();
+    expect(out).toContain('prefilter typescript');
+    expect(out).toContain('LEAKSCAN_PREFILTER=js');
+    // Where the re2 package loaded, the forced package exec is named with its reason.
+    if (out.includes('re2 (package exec)')) expect(out).toContain('LEAKSCAN_RE2_BINDING=package');
+    else expect(out).toContain('regex re2-wasm');
   });
 });

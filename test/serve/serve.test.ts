@@ -45,6 +45,7 @@ describe('leakscan serve', () => {
     svc = await spawnServe(serveArgs());
     const token = readFileSync(join(data.dir, 'admin-token'), 'utf8').trim();
     expect(svc.lines.find((l) => l.startsWith('admin token: '))).toContain(token);
+    expect(svc.lines.find((l) => l.startsWith('engine: '))).toMatch(/^engine: prefilter (native|typescript), regex (re2 \(lean binding\)|re2 \(package exec\)|re2-wasm)/);
     for (const f of ['tls/ca.pem', 'tls/client.pem', 'tls/client-key.pem', 'audit/signing-key.pem']) {
       expect(existsSync(join(data.dir, f)), f).toBe(true);
       expect(svc.lines).toContain(`created ${join(data.dir, f)}`);

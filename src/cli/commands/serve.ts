@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { describeEngineBackends, engineBackends } from '../../engine/index.js';
 import { parseZoneArgs, removePidFile, ServeError, startServe, writePidFile, type ServeHandle, type ServeOptions as LibServeOptions, type ServeStats } from '../../serve/index.js';
 
 /** The library's options, and whether to print a newly created admin token (the demo prints its own line). */
@@ -100,6 +101,7 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
   }
   if (svc.admin.created && options.printToken !== false) out(`admin token: ${svc.admin.token} (saved in ${resolve(dataDir, 'admin-token')}; shown once)`);
   for (const p of svc.created) out(`created ${p}`);
+  out(`engine: ${describeEngineBackends(engineBackends())}`);
   out(`audit signing key: ${svc.publicKey}`);
   out(`rulesets API: ${svc.api.url}`);
   const dashboard = new URL('/', svc.api.url).href;
