@@ -159,7 +159,8 @@ function startServe(origin: string, o: Options, dataDir: string): Promise<Serve>
         pid: child.pid!,
         proxy: field('proxy: '),
         api: field('rulesets API: '),
-        token: field('admin token: '),
+        // Printed only on a terminal: read from its file.
+        token: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
         probeFile,
         stderr: () => err,
         stop: () => {

@@ -99,7 +99,11 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
     await hooks.stopped?.();
     throw e;
   }
-  if (svc.admin.created && options.printToken !== false) out(`admin token: ${svc.admin.token} (saved in ${resolve(dataDir, 'admin-token')}; shown once)`);
+  if (svc.admin.created && options.printToken !== false) {
+    const file = resolve(dataDir, 'admin-token');
+    // The value on a terminal only: a log file or a CI transcript must not keep it.
+    out(io.stdoutIsTTY ? `admin token: ${svc.admin.token} (saved in ${file}; shown once)` : `admin token: saved in ${file} (the value is shown on a terminal only)`);
+  }
   for (const p of svc.created) out(`created ${p}`);
   out(`engine: ${describeEngineBackends(engineBackends())}`);
   out(`audit signing key: ${svc.publicKey}`);
