@@ -37,7 +37,9 @@ function startCommand(): { argv: string[]; what: string } {
   const [node, entry, ...args] = script.split(' ');
   if (node !== 'node' || entry === undefined) throw new Error(`package.json start is not "node FILE ARGS": ${script}`);
   const built = join(kRoot, entry);
-  if (existsSync(built) && statSync(built).mtimeMs >= newestUnder(join(kRoot, 'src'))) return { argv: [built, ...args], what: script };
+  // An incremental build (tsc -b) leaves unchanged outputs alone and records itself in dist/.tsbuildinfo.
+  const stamps = [built, join(kRoot, 'dist/.tsbuildinfo')].filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs);
+  if (existsSync(built) && Math.max(...stamps) >= newestUnder(join(kRoot, 'src'))) return { argv: [built, ...args], what: script };
   process.stderr.write(`dist/ is older than src/: running ${script} from the sources through tsx\n`);
   return { argv: ['--import', 'tsx', join(kRoot, 'src/cli/main.ts'), ...args], what: `${script} (sources)` };
 }
