@@ -14,11 +14,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBodyCapped, tokenAllows, type TokenInfo, type TokenStore } from '../api/index.js';
 import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
 // zones.ts itself, not serve's index: serve mounts this handler, so its index would import us back.
-import { isZoneId, zoneOfIdOrHost } from '../serve/zones.js';
+import { isZoneId, ZoneResolver, zoneOfIdOrHost, type ZoneMapping } from '../serve/zones.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Html } from './html.js';
-import { applySwitches, deploymentOf, expressionProblem, isSwitch, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type ExpressionProblem, type Switch, type SwitchChanges } from './model.js';
-import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type Viewer } from './pages.js';
+import { applySwitches, deploymentOf, expressionProblem, isSwitch, mappedHosts, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type ExpressionProblem, type Switch, type SwitchChanges, type ZoneHost } from './model.js';
+import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type Viewer, type ZoneEntry } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
 /** Largest form accepted (the rules form with every switch set is about 6 KB). */
@@ -31,6 +31,8 @@ export interface DashboardDeps {
   onError?: (err: unknown) => void;
   /** Stored detections to show (`leakscan serve` passes its events bucket and audit log); none: no page. */
   detections?: DetectionSource;
+  /** The proxy's `--zone` mapping: a host typed in the zone box opens the zone the proxy sends it to, and the zone list names mapped hosts. */
+  zones?: ZoneMapping;
 }
 
 /** The detections page shows whole batches, newest first, until it holds this many events. */
@@ -62,6 +64,15 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   const onError = deps.onError ?? ((err: unknown) => process.stderr.write(`leakscan dashboard: ${(err as Error)?.stack ?? String(err)}\n`));
   const { service } = deps;
   const detections = deps.detections;
+  const resolver = new ZoneResolver(deps.zones);
+  // The hosts the dashboard knows for a zone: the mapping's, then those of its stored events.
+  const hostsOf = async (zone: string): Promise<ZoneHost[]> => {
+    const mapped = mappedHosts(deps.zones, zone);
+    const seen = (await detections?.hosts?.(zone)) ?? [];
+    return [...mapped, ...seen.filter((h) => !mapped.some((m) => m.name === h)).map((name): ZoneHost => ({ name, source: 'seen' }))];
+  };
+  const listZones = async (token: TokenInfo): Promise<ZoneEntry[]> =>
+    Promise.all((await visibleZones(service, token, deps.zones)).map(async (zone) => ({ zone, hosts: await hostsOf(zone) })));
 
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -122,13 +133,14 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         if (path === '/zones') {
           const asked = (url.searchParams.get('zone') ?? '').trim();
-          const zone = zoneOfIdOrHost(asked);
+          // A host goes to the zone the proxy sends it to: its --zone mapping, else its derived zone.
+          const zone = isZoneId(asked.toLowerCase()) ? asked.toLowerCase() : zoneOfIdOrHost(asked) === undefined ? undefined : resolver.zoneOf(asked);
           if (zone === undefined) {
-            page(res, 400, zonesPage(viewer, await visibleZones(service, session.token), { kind: 'error', text: `'${asked}' is neither a zone id (32 hexadecimal digits) nor a host name.` }));
+            page(res, 400, zonesPage(viewer, await listZones(session.token), { kind: 'error', text: `'${asked}' is neither a zone id (32 hexadecimal digits) nor a host name.` }));
           } else redirect(res, zoneBase(zone));
           return true;
         }
-        page(res, 200, zonesPage(viewer, await visibleZones(service, session.token)));
+        page(res, 200, zonesPage(viewer, await listZones(session.token)));
         return true;
       }
 
@@ -150,7 +162,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         const done = url.searchParams.get('done');
         const b: Banner | undefined = done !== null && Object.hasOwn(kDone, done) ? { kind: 'ok', text: kDone[done]! } : undefined;
-        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined));
+        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined, await hostsOf(zone)));
         return true;
       }
       if (action === 'detections' && detections !== undefined) {
@@ -184,7 +196,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         // the page shows the reason in the banner and the caret under the expression itself.
         const problem = draft !== undefined && err instanceof RulesetsApiError && err.errorName === 'INVALID_EXPRESSION' ? expressionProblem(draft.trim()) : undefined;
         if (problem !== undefined) b = { kind: 'error', code: (err as RulesetsApiError).code, text: `The filter expression is invalid at line ${problem.line}, column ${problem.column}: ${problem.reason}.` };
-        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined, problem));
+        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined, await hostsOf(zone), problem));
         return true;
       }
       redirect(res, `${zoneBase(zone)}?done=${action}`);
@@ -200,10 +212,11 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   };
 }
 
-async function visibleZones(service: RulesetService, token: TokenInfo): Promise<string[]> {
-  const stored = await service.zones();
+/** Zones with a stored configuration or a --zone mapping that the token may read, and the token's own. */
+async function visibleZones(service: RulesetService, token: TokenInfo, mapping: ZoneMapping | undefined): Promise<string[]> {
+  const known = [...(await service.zones()), ...Object.values(mapping?.hosts ?? {}), ...(mapping?.defaultZone === undefined ? [] : [mapping.defaultZone])];
   const named = token.zones.filter((z) => z !== '*');
-  return [...new Set([...stored.filter((z) => tokenAllows(token, z, false)), ...named])].sort();
+  return [...new Set([...known.filter((z) => tokenAllows(token, z, false)), ...named])].sort();
 }
 
 async function entrypointOf(service: RulesetService, zone: string): Promise<Ruleset | undefined> {
@@ -215,10 +228,10 @@ async function entrypointOf(service: RulesetService, zone: string): Promise<Rule
   }
 }
 
-async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean, problem?: ExpressionProblem): Promise<Html> {
+async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean, hosts: ZoneHost[], problem?: ExpressionProblem): Promise<Html> {
   const deployment = deploymentOf(await entrypointOf(service, zone));
   const switches = switchesOf(overridesOf(deployment.rule));
-  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem }, b);
+  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem, hosts }, b);
 }
 
 /** Whole batches older than `before`, newest first, until the page holds enough events. */

@@ -7,6 +7,7 @@
  */
 import { allRuleDefs, kManagedRulesetId, managedRuleset, type Family } from '../rules/index.js';
 import type { DetectionBatch } from '../serve/index.js';
+import type { ZoneMapping } from '../serve/zones.js';
 import type { Confidence } from '../types.js';
 import { compileExpression, ExpressionError, isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 
@@ -317,4 +318,21 @@ export interface DetectionSource {
   /** The zone's batch numbers, ascending. */
   batches(zone: string): Promise<number[]>;
   read(zone: string, batch: number): Promise<DetectionBatch>;
+  /** Host names seen in the zone's stored events (its newest batch), when the source keeps them. */
+  hosts?(zone: string): Promise<string[]>;
+}
+
+/** A host name the dashboard knows for a zone, and where it knows it from. */
+export interface ZoneHost {
+  name: string;
+  /** `mapped`: a `--zone HOST=ID` mapping (HOST may be `*.suffix`); `default`: the `--zone ID` every other host goes to; `seen`: in the zone's stored events. */
+  source: 'mapped' | 'default' | 'seen';
+}
+
+/** The hosts `mapping` sends to `zone`, in the mapping's order. */
+export function mappedHosts(mapping: ZoneMapping | undefined, zone: string): ZoneHost[] {
+  const out: ZoneHost[] = [];
+  for (const [host, id] of Object.entries(mapping?.hosts ?? {})) if (id === zone) out.push({ name: host, source: 'mapped' });
+  if (mapping?.defaultZone === zone) out.push({ name: 'every other host', source: 'default' });
+  return out;
 }

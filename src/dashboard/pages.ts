@@ -7,7 +7,7 @@ import { kMaxExpressionLength } from '../rulesets/index.js';
 import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
-import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches } from './model.js';
+import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches, type ZoneHost } from './model.js';
 import { kConfidenceRank } from '../rules/index.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
@@ -71,7 +71,21 @@ ${banner(b)}
   );
 }
 
-export function zonesPage(viewer: Viewer, zones: readonly string[], b?: Banner): Html {
+/** A zone of the list and the host names known for it. */
+export interface ZoneEntry {
+  zone: string;
+  hosts: ZoneHost[];
+}
+
+const kHostSource: Record<ZoneHost['source'], string> = { mapped: 'mapped with --zone', default: 'the default --zone', seen: 'seen in its detections' };
+
+/** A zone's host names with where each comes from; the hex id alone when none is known. */
+function hostNames(hosts: readonly ZoneHost[]): Html {
+  if (hosts.length === 0) return html`<span class="hint">no host name known</span>`;
+  return html`${hosts.map((h, i) => html`${i === 0 ? '' : ', '}<span class="host" data-source="${h.source}" title="${kHostSource[h.source]}">${h.name}</span>`)}`;
+}
+
+export function zonesPage(viewer: Viewer, zones: readonly ZoneEntry[], b?: Banner): Html {
   return layout(
     'Zones',
     html`<h1>Zones</h1>
@@ -81,11 +95,16 @@ ${banner(b)}
 <input id="zone" name="zone" required placeholder="32 hexadecimal digits, or shop.example">
 <button type="submit">Open</button>
 </form>
-<p class="hint">A proxied host without a <code>--zone</code> mapping belongs to the zone whose id is the first 32 hex digits of the SHA-256 of its lower-cased name: type the host name to open it.</p>
+<p class="hint">A host name opens the zone the proxy sends it to: its <code>--zone</code> mapping, or else the zone whose id is the first 32 hex digits of the SHA-256 of its lower-cased name.</p>
 ${
   zones.length === 0
     ? html`<p>No zone has a configuration yet.</p>`
-    : html`<ul class="zones">${zones.map((z) => html`<li><a href="${zoneBase(z)}"><code>${z}</code></a></li>`)}</ul>`
+    : html`<table class="zones">
+<thead><tr><th>Hosts</th><th>Zone id</th><th>Known from</th></tr></thead>
+<tbody>${zones.map(
+        (z) => html`<tr data-zone="${z.zone}"><td><a href="${zoneBase(z.zone)}">${z.hosts.length === 0 ? html`<code>${z.zone}</code>` : hostNames(z.hosts)}</a></td><td><code>${z.zone}</code></td><td class="hint">${[...new Set(z.hosts.map((h) => kHostSource[h.source]))].join('; ')}</td></tr>`,
+      )}</tbody>
+</table>`
 }`,
     viewer,
   );
@@ -103,6 +122,8 @@ export interface ZoneView {
   detections: boolean;
   /** Where a refused expression is wrong, shown under it with a caret. */
   problem?: ExpressionProblem | undefined;
+  /** Host names known for the zone. */
+  hosts?: ZoneHost[];
 }
 
 function switchSelect(name: string, value: Switch, label: string, disabled: boolean): Html {
@@ -142,7 +163,7 @@ export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
   return layout(
     'Sensitive Data',
     html`<h1>Sensitive Data Detection</h1>
-<p class="zone">Zone <code>${v.zone}</code> · <a href="/">all zones</a>${v.detections ? html` · <a href="${base}/detections">Detections</a>` : ''}</p>
+<p class="zone">Zone ${v.hosts === undefined || v.hosts.length === 0 ? '' : html`${hostNames(v.hosts)} `}<code>${v.zone}</code> · <a href="/">all zones</a>${v.detections ? html` · <a href="${base}/detections">Detections</a>` : ''}</p>
 ${banner(b)}
 ${ro}
 <section aria-labelledby="status">

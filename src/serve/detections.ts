@@ -43,6 +43,20 @@ export class Detections {
     return out.sort((a, b) => a - b);
   }
 
+  /**
+   * Host names of the zone's newest batch (as stored: lower case, any match masked), at most `limit`;
+   * none when that batch fails its check, so a name the zone list shows is one the log vouches for.
+   */
+  async hosts(zone: string, limit = 5): Promise<string[]> {
+    const newest = (await this.batches(zone)).at(-1);
+    if (newest === undefined) return [];
+    const b = await this.read(zone, newest);
+    if (b.state === 'failed') return [];
+    const names = new Set<string>();
+    for (const e of b.events) if (typeof e.host === 'string' && e.host !== '' && names.size < limit) names.add(e.host);
+    return [...names];
+  }
+
   async read(zone: string, n: number): Promise<DetectionBatch> {
     const key = batchKey(zone, n);
     const obj = await this.#events.get(key);

@@ -168,7 +168,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     cleanup.push(() => events.close());
 
     const apiHandle = createApiHandler({ service, tokens, onError });
-    const handlers: PortHandler[] = [apiHandle, createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log) }), ...(options.handlers ?? [])];
+    const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
+    const handlers: PortHandler[] = [apiHandle, dashboard, ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
       void (async () => {
         for (const h of handlers) if (await h(req, res)) return;

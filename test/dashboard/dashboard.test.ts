@@ -115,6 +115,28 @@ describe('dashboard', () => {
     expect(bad.text).not.toContain('<b>no</b>');
   });
 
+  it('names each zone\'s hosts from the --zone mapping, and a mapped host opens its mapped zone', async () => {
+    const mapped = 'd'.repeat(32);
+    const other = 'e'.repeat(32);
+    const m = await startDash({ zones: { hosts: { 'api.shop.example': mapped, '*.cdn.example': mapped }, defaultZone: other } });
+    try {
+      const b = new Browser(m.base);
+      await b.signIn(m.admin);
+      const list = await b.get('/');
+      const row = new RegExp(`<tr data-zone="${mapped}">(.*?)</tr>`).exec(list.text)?.[1] ?? '';
+      expect(row).toContain('<span class="host" data-source="mapped" title="mapped with --zone">api.shop.example</span>');
+      expect(row).toContain('*.cdn.example');
+      expect(new RegExp(`<tr data-zone="${other}">.*?data-source="default"`).test(list.text)).toBe(true);
+      // Typed in the zone box, a mapped host opens the zone the proxy sends it to, not its derived one.
+      expect((await b.get('/zones?zone=API.shop.example')).location).toBe(`/zones/${mapped}/sensitive-data`);
+      expect((await b.get('/zones?zone=img.cdn.example')).location).toBe(`/zones/${mapped}/sensitive-data`);
+      expect((await b.get('/zones?zone=unmapped.example')).location).toBe(`/zones/${other}/sensitive-data`);
+      expect((await b.get(`/zones/${mapped}/sensitive-data`)).text).toContain('api.shop.example');
+    } finally {
+      await m.close();
+    }
+  });
+
   it('deploys the managed ruleset: the entry point executes it and the default rules run', async () => {
     const b = await signedIn();
     const before = await b.get(page);

@@ -110,6 +110,17 @@ describe('detections', () => {
     expect((await detections.read(zone, 2)).state).toBe('verified');
   });
 
+  it('names the zone by the hosts of its stored events in the zone list', async () => {
+    expect(await detections.hosts(zone)).toEqual(['shop.example']);
+    // Events are made only for a zone with a configuration.
+    await d.service.updateEntrypoint(zone, 'http_response_firewall_managed', { rules: [] });
+    const list = await b.get('/');
+    expect(list.text).toMatch(new RegExp(`<tr data-zone="${zone}"><td><a href="/zones/${zone}/sensitive-data"><span class="host" data-source="seen"[^>]*>shop.example</span>`));
+    // A zone without events or mapping is listed by its id alone.
+    await d.service.updateEntrypoint('f'.repeat(32), 'http_response_firewall_managed', { rules: [] });
+    expect((await b.get('/')).text).toMatch(new RegExp(`<tr data-zone="${'f'.repeat(32)}"><td><a [^>]*><code>${'f'.repeat(32)}</code>`));
+  });
+
   it('refuses a bad page number, needs a session and the zone, and links from the settings page', async () => {
     expect((await b.get(`${page}?before=abc`)).status).toBe(400);
     expect((await b.get(`${page}?before=0`)).status).toBe(400);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiHandler, openApi, sendNoRoute, type TokenStore } from '../../src/api/index.js';
-import { createDashboardHandler, type DetectionSource } from '../../src/dashboard/index.js';
+import { createDashboardHandler, type DashboardDeps } from '../../src/dashboard/index.js';
 import type { RulesetService } from '../../src/rulesets/index.js';
 import { tempDir } from '../serve/helpers.js';
 
@@ -15,7 +15,7 @@ export interface Dash {
   close(): Promise<void>;
 }
 
-export async function startDash(options: { detections?: DetectionSource } = {}): Promise<Dash> {
+export async function startDash(options: Pick<DashboardDeps, 'detections' | 'zones'> = {}): Promise<Dash> {
   const data = tempDir('leakscan-dash-');
   const { service, tokens, admin } = await openApi(data.dir);
   const errors: unknown[] = [];
