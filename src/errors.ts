@@ -28,6 +28,13 @@ export const kCodes = {
   SDD_ERR_API_UNREACHABLE: { status: 503, message: 'the Rulesets API cannot be reached (is `leakscan serve` running?)' },
   SDD_ERR_API_AUTH: { status: 403, message: 'the Rulesets API refused the token, or no token was found' },
   SDD_ERR_API_REFUSED: { status: 400, message: 'the Rulesets API refused the call' },
+  // Inclusion proofs of stored events (`leakscan verify --event`, the events proof endpoint).
+  SDD_ERR_PROOF_MALFORMED: { status: 400, message: 'not an inclusion proof' },
+  SDD_ERR_PROOF_SIGNATURE: { status: 422, message: "the proof's epoch record does not verify with the audit log's keys" },
+  SDD_ERR_PROOF_PATH: { status: 422, message: 'the event and its audit path do not lead to the signed epoch digest' },
+  SDD_ERR_PROOF_EVENT: { status: 422, message: 'the proof is not for the event asked about' },
+  SDD_ERR_EVENT_NOT_FOUND: { status: 404, message: 'no stored event has this id' },
+  SDD_ERR_PROOF_UNAVAILABLE: { status: 409, message: 'the event has no inclusion proof yet' },
 } as const;
 
 export type Code = keyof typeof kCodes;
