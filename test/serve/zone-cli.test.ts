@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/index.js';
 import { zoneIdOfHost } from '../../src/serve/index.js';
 import { runCli } from '../cli/helpers.js';
-import { deploy, spawnServe, tempDir, type ServeProcess } from './helpers.js';
+import { bodies, deploy, get, plant, spawnServe, startOrigin, tempDir, type Origin, type ServeProcess } from './helpers.js';
 
 interface Rule {
   id: string;
@@ -212,4 +212,68 @@ describe('leakscan zone (errors without a service)', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
   });
+});
+
+describe('leakscan zone disable stops every rule from scanning (real proxy)', () => {
+  const planted = plant();
+  const host = 'scanned.example';
+  const zone = zoneIdOfHost(host);
+  let origin: Origin;
+  let proxied: ServeProcess;
+  let dir: string;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    origin = await startOrigin(bodies(planted), planted);
+    const d = tempDir('leakscan-zone-proxy-');
+    dirs.push(d);
+    dir = d.dir;
+    // A batch (and its signed epoch) 200 ms after a zone's first event: each detection shows as a new epoch.
+    proxied = await spawnServe(['--data', dir, '--origin', origin.url, '--workers', '1', '--batch-interval', '200']);
+    adminToken = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
+  }, 90_000);
+  afterAll(async () => {
+    if (proxied !== undefined && proxied.child.exitCode === null) await proxied.stop('SIGKILL');
+    await origin?.close();
+  });
+
+  /** The latest epoch of the zone's audit namespace (0 before the first batch). */
+  const latestEpoch = async (): Promise<number> => {
+    const r = await runCli(['audit', 'get', `events.${zone}`, 'latest', '--url', proxied.audit, '--data', dir]);
+    return r.code === 0 ? (JSON.parse(r.stdout) as { epoch: number }).epoch : 0;
+  };
+  /** Sends a body with a card through the proxy, then waits for a new epoch (up to `ms`). */
+  const detected = async (before: number, ms: number): Promise<boolean> => {
+    expect((await get(`${proxied.proxy}/api/user.json`, host)).status).toBe(200);
+    for (const end = Date.now() + ms; Date.now() < end; ) {
+      if ((await latestEpoch()) > before) return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  it('with two execute rules, disabling one by hand still scans; zone disable stops both; deploy scans again', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${proxied.api}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    await deploy(proxied.api, adminToken, zone);
+    const ep = (await (await call('GET', `/zones/${zone}/rulesets/phases/${phase}/entrypoint`)).json()) as { result: { id: string; rules: Array<Record<string, unknown>> } };
+    expect((await call('POST', `/zones/${zone}/rulesets/${ep.result.id}/rules`, { action: 'execute', expression: 'true', action_parameters: { id: managedRuleset.id } })).status).toBe(200);
+    expect(await detected(0, 15_000)).toBe(true);
+
+    // The first rule disabled by hand, as the dashboard did: the second one goes on scanning.
+    const first = ep.result.rules[0]!;
+    const { version: _v, last_updated: _u, ...definition } = first;
+    expect((await call('PATCH', `/zones/${zone}/rulesets/${ep.result.id}/rules/${String(first['id'])}`, { ...definition, enabled: false })).status).toBe(200);
+    let epoch = await latestEpoch();
+    expect(await detected(epoch, 15_000)).toBe(true);
+
+    const off = await runCli(['zone', 'disable', '--zone', host, '--data', dir]);
+    expect(off.code).toBe(0);
+    epoch = await latestEpoch();
+    expect(await detected(epoch, 2000)).toBe(false);
+
+    const on = await runCli(['zone', 'deploy', '--zone', host, '--data', dir]);
+    expect(on.code).toBe(0);
+    expect(await detected(epoch, 15_000)).toBe(true);
+  }, 90_000);
 });
