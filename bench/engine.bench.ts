@@ -411,10 +411,11 @@ async function bracketEngine(c: Case, first: NonNullable<CaseResult['engine']>):
  *   body, each scanned alone, cost 8.6 to 11.7 ms per MiB, and the generated 128 KB body 10.5 (the
  *   ratio against it was 8.0-9.2 across runs, against the pieces 7.6). The pieces also give the
  *   adversarial bodies, generated only at 1 MiB, their growth figure.
- * - When: in alternation. Cases measured minutes apart swing with the machine by a third (run 17: the
- *   two runs of default/html/dense/1MB took 62 and 107 ms), so each round scans the eight pieces and
- *   the 1 MiB body, as many times over as fit in about `kGrowthRoundMs`, and gives the ratio of the two
- *   times; the figure is the median over the rounds, taken within seconds of each other.
+ * - When: in alternation. Cases measured minutes apart swing with the machine by a third (one bench
+ *   run's two passes over default/html/dense/1MB took 62 and 107 ms), so each round scans the eight
+ *   pieces and the 1 MiB body, as many times over as fit in about `kGrowthRoundMs`, and gives the
+ *   ratio of the two times; the figure is the median over the rounds, taken within seconds of each
+ *   other.
  */
 async function measureGrowth(big: Case): Promise<GrowthPair> {
   const program = programOf(big.set, big.backend, big.prefilter);
