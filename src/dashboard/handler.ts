@@ -15,10 +15,12 @@ import { readBodyCapped, tokenAllows, type TokenInfo, type TokenStore } from '..
 import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
 // zones.ts itself, not serve's index: serve mounts this handler, so its index would import us back.
 import { isZoneId, ZoneResolver, zoneOfIdOrHost, type ZoneMapping } from '../serve/zones.js';
-import type { DetectionBatch } from '../serve/index.js';
+import type { DetectionBatch, LogEvent } from '../serve/index.js';
+import { LeakscanError } from '../errors.js';
+import { countsByRule, exportRow, isEmptyFilter, keeps, parseFilter, toCsv, toNdjson, type DetectionFilter, type RuleCount } from './detections.js';
 import type { Html } from './html.js';
 import { applySwitches, deploymentOf, expressionProblem, isSwitch, mappedHosts, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type ExpressionProblem, type Switch, type SwitchChanges, type ZoneHost } from './model.js';
-import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type Viewer, type ZoneEntry } from './pages.js';
+import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type DetectionsView, type Viewer, type ZoneEntry } from './pages.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
 /** Largest form accepted (the rules form with every switch set is about 6 KB). */
@@ -77,7 +79,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    const zoneMatch = /^\/zones\/([^/]+)\/sensitive-data(?:\/([a-z]+))?$/.exec(path);
+    const zoneMatch = /^\/zones\/([^/]+)\/sensitive-data(?:\/([a-z]+)(?:\.(ndjson|csv))?)?$/.exec(path);
     const ours = path === '/' || path === '/session' || path === '/session/end' || path === '/zones' || path === '/assets/dashboard.css' || zoneMatch !== null;
     if (!ours) return false;
     const method = req.method ?? 'GET';
@@ -147,6 +149,12 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
       // /zones/{zone}/sensitive-data[/action]
       const zone = zoneMatch![1]!;
       const action = zoneMatch![2];
+      const format = zoneMatch![3] as 'ndjson' | 'csv' | undefined;
+      if (format !== undefined && action !== 'detections') {
+        req.resume();
+        page(res, 404, errorPage('Not found', { kind: 'error', text: `No such page: ${path}.` }, viewer));
+        return true;
+      }
       if (!isZoneId(zone)) {
         req.resume();
         page(res, 404, errorPage('Not found', { kind: 'error', text: `'${zone}' is not a zone id (32 lower-case hexadecimal digits).` }, viewer));
@@ -174,7 +182,16 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
           page(res, 400, errorPage('Request refused', { kind: 'error', text: `'${beforeText}' is not a batch number.` }, viewer));
           return true;
         }
-        page(res, 200, await renderDetections(detections, viewer, zone, before));
+        const filter = parseFilter(url.searchParams);
+        const found = await readDetections(detections, zone, filter);
+        if (format !== undefined) {
+          // Oldest first, as the events were written; each field as the redaction choke point left it.
+          const rows = found.batches.toReversed().flatMap((b) => b.kept.map((e) => exportRow(e, b.batch.state)));
+          res.setHeader('content-disposition', `attachment; filename="leakscan-detections-${zone}.${format}"`);
+          send(res, 200, format === 'csv' ? toCsv(rows) : toNdjson(rows), format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+          return true;
+        }
+        page(res, 200, detectionsPage(viewer, detectionsView(zone, filter, found, before)));
         return true;
       }
       if (!Object.hasOwn(kDone, action)) {
@@ -234,20 +251,58 @@ async function renderZone(service: RulesetService, viewer: Viewer, zone: string,
   return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem, hosts }, b);
 }
 
-/** Whole batches older than `before`, newest first, until the page holds enough events. */
-async function renderDetections(source: DetectionSource, viewer: Viewer, zone: string, before: number): Promise<Html> {
+/** The zone's batches read for the page, the counts and the exports: the newest this many. */
+export const kScannedBatches = 500;
+
+interface FoundBatch {
+  batch: DetectionBatch;
+  /** Its events the filter keeps. */
+  kept: LogEvent[];
+}
+
+interface Found {
+  /** Newest first. */
+  batches: FoundBatch[];
+  /** Batches the zone has in all (more than were read when over kScannedBatches). */
+  total: number;
+  /** Events per rule that every filter but the rule's keeps. */
+  counts: RuleCount[];
+}
+
+/** The zone's newest batches, each checked against its epoch, with the events the filter keeps. */
+async function readDetections(source: DetectionSource, zone: string, filter: DetectionFilter): Promise<Found> {
   const all = await source.batches(zone);
-  const older = all.filter((n) => n < before);
-  const shown: DetectionBatch[] = [];
-  let events = 0;
-  for (let i = older.length - 1; i >= 0 && events < kDetectionsPerPage && shown.length < kBatchesPerPage; i--) {
-    const b = await source.read(zone, older[i]!);
-    shown.push(b);
-    events += b.events.length;
+  const batches: FoundBatch[] = [];
+  const counted: LogEvent[] = [];
+  for (let i = all.length - 1; i >= 0 && batches.length < kScannedBatches; i--) {
+    const batch = await source.read(zone, all[i]!);
+    for (const e of batch.events) if (keeps(filter, e, true)) counted.push(e);
+    batches.push({ batch, kept: batch.events.filter((e) => keeps(filter, e)) });
   }
-  const last = shown.at(-1)?.batch;
-  const more = last !== undefined && older.length > shown.length ? last : undefined;
-  return detectionsPage(viewer, { zone, batches: shown, total: all.length, older: more });
+  return { batches, total: all.length, counts: countsByRule(counted) };
+}
+
+/**
+ * Whole batches older than `before`, newest first, until the page holds enough events. With a filter,
+ * a batch with nothing kept is left out, unless it failed its check (that is always shown).
+ */
+function detectionsView(zone: string, filter: DetectionFilter, found: Found, before: number): DetectionsView {
+  const empty = isEmptyFilter(filter);
+  const older = found.batches.filter((b) => b.batch.batch < before && (empty || b.kept.length > 0 || b.batch.state === 'failed'));
+  const shown: FoundBatch[] = [];
+  let events = 0;
+  for (const b of older) {
+    if (events >= kDetectionsPerPage || shown.length >= kBatchesPerPage) break;
+    shown.push(b);
+    events += b.kept.length;
+  }
+  const last = shown.at(-1)?.batch.batch;
+  return {
+    zone, filter, total: found.total, scanned: found.batches.length, counts: found.counts,
+    matched: found.batches.reduce((n, b) => n + b.kept.length, 0),
+    batches: shown.map((b) => ({ ...b.batch, events: b.kept })),
+    older: last !== undefined && older.length > shown.length ? last : undefined,
+  };
 }
 
 /** One form's change, as the API calls a script would make. */
@@ -325,6 +380,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 function bannerOf(err: unknown, onError: (err: unknown) => void): Banner {
+  if (err instanceof LeakscanError) return { kind: 'error', code: err.code, text: err.message };
   if (err instanceof RulesetsApiError) return { kind: 'error', code: err.code, text: err.message };
   if (err instanceof FormError) return err.code === undefined ? { kind: 'error', text: err.message } : { kind: 'error', code: err.code, text: err.message };
   onError(err);
@@ -332,6 +388,7 @@ function bannerOf(err: unknown, onError: (err: unknown) => void): Banner {
 }
 
 function statusOf(err: unknown): number {
+  if (err instanceof LeakscanError) return err.status;
   if (err instanceof RulesetsApiError) return err.status;
   if (err instanceof FormError) return err.status;
   return 500;

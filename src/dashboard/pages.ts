@@ -8,7 +8,9 @@ import type { DetectionBatch } from '../serve/index.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
 import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches, type ZoneHost } from './model.js';
-import { kConfidenceRank } from '../rules/index.js';
+import { kConfidenceLevels, kConfidenceRank, managedRuleset } from '../rules/index.js';
+import { kManagedTags } from '../rulesets/index.js';
+import { filterQuery, isEmptyFilter, type DetectionFilter, type RuleCount } from './detections.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
 export function zoneBase(zone: string): string {
@@ -21,7 +23,7 @@ export interface Viewer {
 }
 
 /** A message at the top of a page: what was saved, or what the API refused (its v4 code and message). */
-export type Banner = { kind: 'ok'; text: string } | { kind: 'error'; code?: number; text: string };
+export type Banner = { kind: 'ok'; text: string } | { kind: 'error'; code?: number | string; text: string };
 
 export function layout(title: string, body: Html, viewer?: Viewer): Html {
   return html`<!doctype html>
@@ -284,10 +286,17 @@ function problemBlock(p: ExpressionProblem): Html {
 
 export interface DetectionsView {
   zone: string;
-  /** Batches to show, newest first. */
+  filter: DetectionFilter;
+  /** Batches to show, newest first, each with only the events the filter keeps. */
   batches: DetectionBatch[];
   /** Batches the zone has in all. */
   total: number;
+  /** Of those, how many were read (the newest). */
+  scanned: number;
+  /** Events the filter keeps in the batches read. */
+  matched: number;
+  /** Events per rule, every filter but the rule applied. */
+  counts: RuleCount[];
   /** The `before` of the next (older) page, when there is one. */
   older: number | undefined;
 }
@@ -298,33 +307,72 @@ const kStateText: Record<DetectionBatch['state'], string> = {
   failed: 'FAILED verification against epoch',
 };
 
+/** `datetime-local`'s value for a time (UTC, to the second). */
+function localTime(ms: number | undefined): string {
+  return ms === undefined ? '' : new Date(ms).toISOString().slice(0, 19);
+}
+
+function withQuery(path: string, query: string): string {
+  return query === '' ? path : `${path}?${query}`;
+}
+
+function filterForm(base: string, f: DetectionFilter): Html {
+  const opt = (value: string, label: string, current: string | undefined): Html => html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
+  const tags = [...kManagedTags].sort();
+  return html`<form method="get" action="${base}/detections" class="filters">
+<label>Rule <select name="rule">${opt('', 'any', f.rule)}${managedRuleset.rules.map((r) => opt(r.id, r.id, f.rule))}</select></label>
+<label>Tag <select name="tag">${opt('', 'any', f.tag)}${tags.map((t) => opt(t, t, f.tag))}</select></label>
+<label>Confidence <select name="confidence">${opt('', 'any', f.confidence)}${kConfidenceLevels.map((c) => opt(c, c, f.confidence))}</select></label>
+<label>From <input type="datetime-local" name="since" step="1" value="${localTime(f.since)}"></label>
+<label>until <input type="datetime-local" name="until" step="1" value="${localTime(f.until)}"> UTC</label>
+<button type="submit">Filter</button>${isEmptyFilter(f) ? '' : html` <a href="${base}/detections">Clear</a>`}
+</form>`;
+}
+
+function countsTable(base: string, v: DetectionsView): Html {
+  if (v.counts.length === 0) return html``;
+  return html`<table class="counts">
+<thead><tr><th>Rule</th><th>Events</th><th>Description</th></tr></thead>
+<tbody>${v.counts.map((c) => {
+    const q = filterQuery({ ...v.filter, rule: c.ruleId });
+    return html`<tr data-rule="${c.ruleId}"${c.ruleId === v.filter.rule ? html` class="selected"` : ''}><td><a href="${withQuery(`${base}/detections`, q)}"><code>${c.ruleId}</code></a></td><td class="n">${c.events}</td><td>${c.description}</td></tr>`;
+  })}</tbody>
+</table>`;
+}
+
 export function detectionsPage(viewer: Viewer, v: DetectionsView): Html {
   const base = zoneBase(v.zone);
   const shown = v.batches.reduce((n, b) => n + b.events.length, 0);
+  const query = filterQuery(v.filter);
+  const filtered = !isEmptyFilter(v.filter);
   return layout(
     'Detections',
     html`<h1>Detections</h1>
 <p class="zone">Zone <code>${v.zone}</code> · <a href="${base}">settings</a> · <a href="/">all zones</a></p>
 <p>Log events of this zone as stored: written in batches to the events bucket, each batch signed as the next epoch of the audit namespace <code>events.${v.zone}</code> and checked here against it, as <code>leakscan verify</code> does. Values are redacted when the event is made; the raw value is never stored.</p>
+${filterForm(base, v.filter)}
 ${
   v.total === 0
     ? html`<p>No detections stored for this zone yet.</p>`
-    : html`<p class="count">${shown} events in ${v.batches.length} of ${v.total} batches, newest first.</p>`
+    : html`<p class="count">${v.matched} events${filtered ? ' match the filter' : ''} in the ${v.scanned === v.total ? '' : html`newest ${v.scanned} of `}${v.total} batches; showing ${shown} in ${v.batches.length} batches, newest first.</p>
+<p class="export">Export the ${v.matched} events: <a href="${withQuery(`${base}/detections.ndjson`, query)}" download>NDJSON</a> · <a href="${withQuery(`${base}/detections.csv`, query)}" download>CSV</a> <span class="hint">(oldest first; values redacted as stored)</span></p>
+<h2>Events per rule</h2>
+${v.counts.length === 0 ? html`<p>No event matches.</p>` : countsTable(base, v)}`
 }
 ${v.batches.map(
   (b) => html`<section class="batch" data-batch="${b.batch}" data-state="${b.state}">
 <h2>Batch ${b.batch} <span class="state">${kStateText[b.state]} ${b.batch}</span></h2>
 ${b.problems.map((p) => html`<p class="banner error" role="alert"><code>${p.code}</code> ${p.message}</p>`)}
 <table class="events">
-<thead><tr><th>Time</th><th>Rule</th><th>Confidence</th><th>Request</th><th>Status</th><th>Content type</th><th>Bytes</th><th>Value (redacted)</th></tr></thead>
+<thead><tr><th>Time</th><th>Rule</th><th>Confidence</th><th>Value (redacted)</th><th>Request</th><th>Response</th><th>Bytes</th></tr></thead>
 <tbody>${[...b.events].reverse().map(
     // An event stored before events carried a confidence shows none (it was high: the only level then).
-    (e) => html`<tr><td>${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td class="confidence" data-confidence="${e.confidence ?? ''}">${e.confidence ?? ''}</td><td>${e.method} ${e.host}${e.path}</td><td>${e.status}</td><td>${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td><td><code>${e.redacted}</code></td></tr>`,
+    (e) => html`<tr><td class="time">${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td class="confidence" data-confidence="${e.confidence ?? ''}">${e.confidence ?? ''}</td><td class="value"><code>${e.redacted}</code></td><td class="request">${e.method} ${e.host}${e.path}</td><td>${e.status} ${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td></tr>`,
   )}</tbody>
 </table>
 </section>`,
 )}
-${v.older === undefined ? '' : html`<p><a href="${base}/detections?before=${v.older}">Older batches</a></p>`}`,
+${v.older === undefined ? '' : html`<p><a href="${withQuery(`${base}/detections`, query === '' ? `before=${v.older}` : `${query}&before=${v.older}`)}">Older batches</a></p>`}`,
     viewer,
   );
 }
@@ -365,6 +413,15 @@ nav.groups p { margin: .2rem 0; }
 .expr-problem p { margin: .2rem 0; color: #b02020; }
 table.execute-rules code.expr { white-space: pre-wrap; overflow-wrap: anywhere; }
 ul.overrides { margin: 0; padding-left: 1rem; }
+form.filters { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; }
+table.counts { width: auto; }
+table.counts td.n { text-align: right; }
+table.counts tr.selected { font-weight: 700; }
+/* The value and the request wrap anywhere: at 800 px the table fits the window, nothing is cut off. */
+table.events { table-layout: auto; }
+table.events td.value code, table.events td.request { overflow-wrap: anywhere; }
+table.events td.time { min-width: 6rem; }
+.batch { overflow-x: auto; }
 .batch .state { font-size: .7em; font-weight: 400; color: #2a7a2a; }
 .batch[data-state="pending"] .state { color: #b06000; }
 .batch[data-state="failed"] .state { color: #b02020; font-weight: 700; }

@@ -8,13 +8,16 @@
  * Needs Debian's chromium (`apt-get install chromium`, done by .ci/run); without it the suite is
  * skipped and says so.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kManagedRulesetId, managedRuleset } from '../../src/index.js';
 import { kPhase } from '../../src/rulesets/index.js';
-import { zoneIdOfHost } from '../../src/serve/index.js';
+import { openAuditLog } from '../../src/audit/index.js';
+import { Detections, EventLog, zoneIdOfHost, type PendingEvent } from '../../src/serve/index.js';
+import { openBucket } from '../../src/storage/index.js';
+import { tempDir } from '../serve/helpers.js';
 import { startDash, type Dash } from './helpers.js';
 
 const kChromium = process.env['LEAKSCAN_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -156,6 +159,69 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     expect(await rows.nth(1).locator('ul.overrides').textContent()).toContain('tag secrets: off');
     // The second rule is enabled, so the zone is scanned even though the first is not.
     expect(await page.textContent('.status')).toBe('Deployed');
+  }, 60_000);
+
+  it('lists zones by host name, and shows detections filtered, counted, exported and unclipped at 800 px', async () => {
+    const data = tempDir('leakscan-dash-browser-');
+    const audit = await openAuditLog(data.dir);
+    const bucket = await openBucket({ dir: join(data.dir, 'events') });
+    const mapped = 'd'.repeat(32);
+    const log = new EventLog({ bucket, log: audit.log, size: 50, intervalMs: 60_000 });
+    const rules = ['card-visa', 'aws-access-key-id', 'us-ssn'] as const;
+    log.add(zone, Array.from({ length: 120 }, (_, i): PendingEvent => ({
+      id: `${'cd'.repeat(16)}-${i}`, timestamp: new Date(1_700_000_000_000 + i * 60_000).toISOString(), zone, action: 'log', rulesetId: kManagedRulesetId,
+      ruleId: rules[i % 3]!, description: 'd', tags: [], host, method: 'GET', path: `/api/v1/customers/${i}/payment-methods/very/long/path/segment`,
+      status: 200, contentType: 'application/json; charset=utf-8', requestId: 'cd'.repeat(16), start: i * 100, end: i * 100 + 16,
+      redacted: i % 5 === 0 ? '****************[+1234]abcd' : '************1111', confidence: (['high', 'medium', 'low'] as const)[i % 3]!,
+    })));
+    await log.flush();
+    await log.close();
+    const m = await startDash({ detections: new Detections(bucket, audit.log), zones: { hosts: { 'api.shop.example': mapped } } });
+    await m.service.updateEntrypoint(zone, kPhase, { rules: [] });
+    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await p.goto(`${m.base}/`);
+      await p.fill('#token', m.admin);
+      await p.click('button:has-text("Sign in")');
+      await p.waitForSelector('h1:has-text("Zones")');
+      await shot(p, 'zones', true);
+      expect(await p.textContent(`tr[data-zone="${zone}"] .host[data-source="seen"]`)).toBe(host);
+      expect(await p.textContent(`tr[data-zone="${mapped}"] .host[data-source="mapped"]`)).toBe('api.shop.example');
+
+      await p.setViewportSize({ width: 800, height: 900 });
+      await p.click(`tr[data-zone="${zone}"] a`);
+      await p.click('a:has-text("Detections")');
+      await p.waitForSelector('h1:has-text("Detections")');
+      await shot(p, 'detections');
+      // The longest value and the rightmost column are inside the 800 px window: nothing is cut off.
+      const value = (await p.locator('td.value code', { hasText: '[+1234]' }).first().boundingBox())!;
+      expect(value.x + value.width).toBeLessThanOrEqual(800);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+      for (const cell of await p.locator('table.events tr:first-child > *:last-child').all()) {
+        const box = (await cell.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(800);
+      }
+
+      await p.selectOption('select[name="rule"]', 'us-ssn');
+      await p.selectOption('select[name="confidence"]', 'low');
+      await p.click('button:has-text("Filter")');
+      await p.waitForSelector('text=events match the filter');
+      await shot(p, 'detections-filtered');
+      const rows = await p.$$eval('table.events tbody tr', (trs) => trs.map((tr) => tr.querySelector('code')?.textContent));
+      expect(rows.length).toBe(40);
+      expect(new Set(rows)).toEqual(new Set(['us-ssn']));
+      expect(await p.textContent('table.counts tr.selected td.n')).toBe('40');
+      const [download] = await Promise.all([p.waitForEvent('download'), p.click('a:has-text("CSV")')]);
+      expect(download.suggestedFilename()).toBe(`leakscan-detections-${zone}.csv`);
+      const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+      expect(csv).toHaveLength(41);
+    } finally {
+      await p.close();
+      await m.close();
+      await bucket.close();
+      await audit.close();
+      data.remove();
+    }
   }, 60_000);
 });
 

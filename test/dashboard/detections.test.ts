@@ -18,10 +18,13 @@ const batches = 6;
 
 const kLevels = ['high', 'medium', 'low'] as const;
 
+const kRules = ['card-visa', 'us-ssn', 'aws-access-key-id'] as const;
+const kTags: Record<string, string[]> = { 'card-visa': ['financial-information', 'card'], 'us-ssn': ['pii', 'us'], 'aws-access-key-id': ['secrets', 'aws'] };
+
 function events(n: number): PendingEvent[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `${'cd'.repeat(16)}-${i}`, timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString(), zone, action: 'log' as const,
-    rulesetId: 'e22d83c647c64a3eae91b71b499d988e', ruleId: 'card-visa', description: 'Visa <card>', tags: ['financial-information'],
+    rulesetId: 'e22d83c647c64a3eae91b71b499d988e', ruleId: i % 10 === 0 ? kRules[(i / 10) % 3]! : 'card-visa', description: 'Visa <card>', tags: kTags[i % 10 === 0 ? kRules[(i / 10) % 3]! : 'card-visa']!,
     host: 'shop.example', method: 'GET', path: `/p/${i}<script>`, status: 200, contentType: 'application/json', requestId: 'cd'.repeat(16),
     start: i, end: i + 16, redacted: `************${String(1000 + i)}`, confidence: kLevels[i % 3]!,
   }));
@@ -70,7 +73,7 @@ describe('detections', () => {
     const shown = [...r.text.matchAll(/data-batch="(\d+)" data-state="(\w+)"/g)].map((m) => [Number(m[1]), m[2]]);
     const perPage = Math.ceil(kDetectionsPerPage / perBatch);
     expect(shown).toEqual(Array.from({ length: perPage }, (_, i) => [batches - i, 'verified']));
-    expect(r.text).toContain(`${perPage * perBatch} events in ${perPage} of ${batches} batches`);
+    expect(r.text).toContain(`${batches * perBatch} events in the ${batches} batches; showing ${perPage * perBatch} in ${perPage} batches`);
     const older = /href="([^"]+\?before=(\d+))"/.exec(r.text);
     expect(Number(older?.[2])).toBe(batches - perPage + 1);
     const next = await b.get(older![1]!);
@@ -119,6 +122,94 @@ describe('detections', () => {
     // A zone without events or mapping is listed by its id alone.
     await d.service.updateEntrypoint('f'.repeat(32), 'http_response_firewall_managed', { rules: [] });
     expect((await b.get('/')).text).toMatch(new RegExp(`<tr data-zone="${'f'.repeat(32)}"><td><a [^>]*><code>${'f'.repeat(32)}</code>`));
+  });
+
+  it('filters by rule, tag, confidence and time, and counts events per rule', async () => {
+    const all = events(perBatch * batches);
+    const count = (f: (e: PendingEvent) => boolean): number => all.filter(f).length;
+    const eventsOn = (text: string): number => [...text.matchAll(/<td class="confidence"/g)].length;
+    // Counts per rule over every stored event, the most first, each a link to that rule's events.
+    const top = await b.get(page);
+    const counts = [...top.text.matchAll(/<tr data-rule="([a-z0-9-]+)"[^>]*><td><a href="([^"]+)"><code>[^<]+<\/code><\/a><\/td><td class="n">(\d+)<\/td>/g)].map((m) => [m[1], Number(m[3]), m[2]]);
+    expect(counts.map(([r, n]) => [r, n])).toEqual([
+      ['card-visa', count((e) => e.ruleId === 'card-visa')],
+      ['aws-access-key-id', count((e) => e.ruleId === 'aws-access-key-id')],
+      ['us-ssn', count((e) => e.ruleId === 'us-ssn')],
+    ].sort((a, b2) => (b2[1] as number) - (a[1] as number) || String(a[0]).localeCompare(String(b2[0]))));
+    expect(counts.find(([r]) => r === 'us-ssn')![2]).toBe(`${page}?rule=us-ssn`);
+
+    const ssn = await b.get(`${page}?rule=us-ssn`);
+    expect(eventsOn(ssn.text)).toBe(count((e) => e.ruleId === 'us-ssn'));
+    expect(ssn.text).toContain(`${count((e) => e.ruleId === 'us-ssn')} events match the filter`);
+    expect(ssn.text).toContain('<option value="us-ssn" selected>');
+    const aws = await b.get(`${page}?tag=aws&confidence=low`);
+    expect(eventsOn(aws.text)).toBe(count((e) => e.tags.includes('aws') && e.confidence === 'low'));
+    expect(eventsOn(aws.text)).toBeGreaterThan(0);
+    // Time: since inclusive, until exclusive, in UTC; `datetime-local` sends minutes without a zone.
+    const since = new Date(1_700_000_000_000 + 60_000).toISOString().slice(0, 16);
+    const until = new Date(1_700_000_000_000 + 120_000).toISOString().slice(0, 16);
+    const window = await b.get(`${page}?since=${since}&until=${until}`);
+    expect(eventsOn(window.text)).toBe(60);
+    // Counts under a filter count what the other filters keep, so each rule's link still shows.
+    expect(aws.text).toMatch(/<tr data-rule="aws-access-key-id"[^>]*>.*?<td class="n">\d+<\/td>/);
+    expect(aws.text).not.toMatch(/<tr data-rule="us-ssn"/);
+
+    for (const bad of ['rule=nope', 'tag=nope', 'confidence=certain', 'since=yesterday', 'until=2026-13-01']) {
+      const r = await b.get(`${page}?${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(r.text, bad).toContain('<code>SDD_ERR_INVALID_OPTION</code>');
+    }
+  });
+
+  it('exports the filtered events as NDJSON and CSV, field by field, oldest first', async () => {
+    const nd = await fetch(`${d.base}${page}.ndjson?rule=us-ssn`, { headers: { cookie: b.cookie } });
+    expect(nd.status).toBe(200);
+    expect(nd.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    expect(nd.headers.get('content-disposition')).toBe(`attachment; filename="leakscan-detections-${zone}.ndjson"`);
+    const lines = (await nd.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const want = events(perBatch * batches).filter((e) => e.ruleId === 'us-ssn');
+    expect(lines.map((l) => l['id'])).toEqual(want.map((e) => e.id));
+    expect(Object.keys(lines[0]!)).toEqual(['batch', 'seq', 'verification', 'id', 'timestamp', 'zone', 'ruleId', 'description', 'tags', 'confidence', 'host', 'method', 'path', 'status', 'contentType', 'requestId', 'start', 'end', 'redacted']);
+    expect(lines[0]).toMatchObject({ verification: 'verified', ruleId: 'us-ssn', tags: ['pii', 'us'], redacted: want[0]!.redacted, path: want[0]!.path });
+
+    const csv = await fetch(`${d.base}${page}.csv?confidence=high`, { headers: { cookie: b.cookie } });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const rows = (await csv.text()).split('\r\n').filter((l) => l !== '');
+    expect(rows[0]).toBe('"batch","seq","verification","id","timestamp","zone","ruleId","description","tags","confidence","host","method","path","status","contentType","requestId","start","end","redacted"');
+    expect(rows).toHaveLength(1 + events(perBatch * batches).filter((e) => e.confidence === 'high').length);
+    expect(rows[1]).toContain('"Visa <card>"');
+    // Without a session, no export.
+    expect((await fetch(`${d.base}${page}.csv`, { redirect: 'manual' })).status).toBe(303);
+    expect((await b.get(`/zones/${zone}/sensitive-data/deploy.csv`)).status).toBe(404);
+  });
+
+  it('exports a formula-looking or quoted value as text, and re-masks a value altered in storage', async () => {
+    const key = batchKey(zone, 1);
+    const original = await (await bucket.get(key))!.text();
+    const lines = original.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    lines[0]!['path'] = '=HYPERLINK("http://evil.example","x")';
+    lines[1]!['path'] = '+1-2';
+    lines[2]!['path'] = '@SUM(A1)';
+    lines[3]!['path'] = '\tx,"y"\r\nz';
+    lines[4]!['redacted'] = '4111111111111111'; // a raw value written into the bucket behind the service's back
+    await bucket.put(key, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    try {
+      const csv = await (await fetch(`${d.base}${page}.csv`, { headers: { cookie: b.cookie } })).text();
+      expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      expect(csv).toContain(`"'+1-2"`);
+      expect(csv).toContain(`"'@SUM(A1)"`);
+      expect(csv).toContain(`"'\tx,""y""\r\nz"`);
+      // No cell starts with a formula character unless quoted and prefixed.
+      expect(csv).not.toMatch(/(^|,)"[=+\-@]/m);
+      const nd = await (await fetch(`${d.base}${page}.ndjson`, { headers: { cookie: b.cookie } })).text();
+      expect(nd).not.toContain('4111111111111111');
+      expect(csv).not.toContain('4111111111111111');
+      const altered = nd.split('\n').filter((l) => l.includes(`"id":"${String(lines[4]!['id'])}"`));
+      expect(altered).toHaveLength(1);
+      expect(JSON.parse(altered[0]!)).toMatchObject({ verification: 'failed', redacted: '************1111' });
+    } finally {
+      await bucket.put(key, original);
+    }
   });
 
   it('refuses a bad page number, needs a session and the zone, and links from the settings page', async () => {

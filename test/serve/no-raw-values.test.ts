@@ -2,9 +2,10 @@
  * The first promise, end to end: values planted everywhere a client or an origin can put them (a body,
  * the path as sent and percent-encoded, the Host header, the query string, a request header) appear
  * nowhere raw afterwards: not in any byte under the data directory (LMDB pages and blob files), not in
- * the service's stdout or stderr, not in any answer of the API, the audit log or the dashboard. Each is
- * searched in its plain, spaced, percent-encoded and lower-case forms, after checking that the
- * exchanges did produce events (a search of nothing proves nothing).
+ * the service's stdout or stderr, not in any answer of the API, the audit log or the dashboard (its
+ * pages and its NDJSON and CSV exports). Each is searched in its plain, spaced, percent-encoded and
+ * lower-case forms, after checking that the exchanges did produce events (a search of nothing proves
+ * nothing).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -141,7 +142,8 @@ describe('no raw value anywhere', () => {
       page = (await b.get(detections)).text;
     }
     for (const p of ['/acct/', '/s/', '/p/', '.shop.example/h', '.shop.example:8080/k']) expect(page, p).toContain(p);
-    for (const path of ['/', `/zones/${zone}/sensitive-data`, detections]) {
+    // …and its exports, the NDJSON and CSV downloads of the same events.
+    for (const path of ['/', `/zones/${zone}/sensitive-data`, detections, `${detections}.ndjson`, `${detections}.csv`]) {
       const r = await b.get(path);
       expect(r.status, path).toBe(200);
       seen.push([`dashboard ${path}`, r.text]);
