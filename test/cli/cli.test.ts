@@ -315,6 +315,23 @@ describe('leakscan scan (mechanics, fake scanner)', () => {
     expect(doc.errors).toEqual([expect.objectContaining({ path: 'missing.txt', code: 'SDD_ERR_INPUT' })]);
   });
 
+  it('an input error with nothing scanned writes nothing to --output (exit 2): no file made, an existing one untouched', async () => {
+    const root = tree();
+    writeFileSync(join(root, 'broken.har'), '{"log": {"entries": "no"}}');
+    for (const args of [['missing.txt'], ['missing.txt', 'broken.har']]) {
+      const fresh = await runCli(['scan', '--format', 'sarif', '--output', 'new.sarif', ...args], { cwd: root, createScanner: fakeFactory().create });
+      expect(fresh.code).toBe(2);
+      expect(fresh.stderr).toMatch(/cannot read "missing.txt"/);
+      expect(readdirSync(root)).not.toContain('new.sarif');
+    }
+    writeFileSync(join(root, 'old.sarif'), 'the last report\n');
+    const kept = await runCli(['scan', '--format', 'sarif', '--output', 'old.sarif', 'broken.har'], { cwd: root, createScanner: fakeFactory().create });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toMatch(/not a HAR file/);
+    expect(readFileSync(join(root, 'old.sarif'), 'utf8')).toBe('the last report\n');
+    expect(readdirSync(root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('fails with 2 when --output cannot be written', async () => {
     const r = await runCli(['scan', '--output', join(tempDir(), 'no/such/dir/out.json')], { stdin: 'x', createScanner: fakeFactory().create });
     expect(r.code).toBe(2);

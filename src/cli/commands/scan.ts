@@ -590,6 +590,9 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
 
   let findings = 0;
   let complete = false;
+  // Inputs that produced a report: when none did (every named input unreadable or malformed), --output
+  // is left as it was, since a report of nothing scanned would read as a clean result.
+  let reported = 0;
   try {
     for (const e of pendingErrors) await reportError(e);
     // Eight files in flight per worker (at most 64): while the workers scan, the next files are read
@@ -601,6 +604,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     const concurrency = workers === 0 ? 2 : Math.max(2, Math.min(64, 8 * workers));
     await forEachOrdered(inputs, concurrency, scanOne, async (outcome, input) => {
       progress.fileDone(input.kind === 'file' ? input.size : 0);
+      if (outcome.report !== undefined || (outcome.entries?.length ?? 0) > 0) reported++;
       for (const entry of outcome.entries ?? []) {
         findings += entry.report.findings.length;
         if (sharesTerminal) progress.clear();
@@ -618,7 +622,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     });
     progress.stop();
     await reporter.end({ durationMs: Date.now() - started });
-    complete = true;
+    complete = inputErrors === 0 || reported > 0;
   } finally {
     progress.stop();
     await scanner.close();
