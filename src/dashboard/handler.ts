@@ -191,7 +191,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
           send(res, 200, format === 'csv' ? toCsv(rows) : toNdjson(rows), format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
           return true;
         }
-        page(res, 200, detectionsPage(viewer, detectionsView(zone, filter, found, before)));
+        page(res, 200, detectionsPage(viewer, { ...detectionsView(zone, filter, found, before), hosts: await hostsOf(zone) }));
         return true;
       }
       if (!Object.hasOwn(kDone, action)) {

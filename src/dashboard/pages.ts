@@ -299,6 +299,8 @@ export interface DetectionsView {
   counts: RuleCount[];
   /** The `before` of the next (older) page, when there is one. */
   older: number | undefined;
+  /** Host names known for the zone. */
+  hosts?: ZoneHost[];
 }
 
 const kStateText: Record<DetectionBatch['state'], string> = {
@@ -348,7 +350,7 @@ export function detectionsPage(viewer: Viewer, v: DetectionsView): Html {
   return layout(
     'Detections',
     html`<h1>Detections</h1>
-<p class="zone">Zone <code>${v.zone}</code> · <a href="${base}">settings</a> · <a href="/">all zones</a></p>
+<p class="zone">Zone ${v.hosts === undefined || v.hosts.length === 0 ? '' : html`${hostNames(v.hosts)} `}<code>${v.zone}</code> · <a href="${base}">settings</a> · <a href="/">all zones</a></p>
 <p>Log events of this zone as stored: written in batches to the events bucket, each batch signed as the next epoch of the audit namespace <code>events.${v.zone}</code> and checked here against it, as <code>leakscan verify</code> does. Values are redacted when the event is made; the raw value is never stored.</p>
 ${filterForm(base, v.filter)}
 ${

@@ -115,6 +115,7 @@ describe('detections', () => {
 
   it('names the zone by the hosts of its stored events in the zone list', async () => {
     expect(await detections.hosts(zone)).toEqual(['shop.example']);
+    expect((await b.get(page)).text).toContain('<p class="zone">Zone <span class="host" data-source="seen" title="seen in its detections">shop.example</span> ');
     // Events are made only for a zone with a configuration.
     await d.service.updateEntrypoint(zone, 'http_response_firewall_managed', { rules: [] });
     const list = await b.get('/');
