@@ -35,6 +35,14 @@ export const kCodes = {
   SDD_ERR_PROOF_EVENT: { status: 422, message: 'the proof is not for the event asked about' },
   SDD_ERR_EVENT_NOT_FOUND: { status: 404, message: 'no stored event has this id' },
   SDD_ERR_PROOF_UNAVAILABLE: { status: 409, message: 'the event has no inclusion proof yet' },
+  // The events query (`POST /client/v4/graphql`, `leakscan events`). The endpoint answers these with
+  // HTTP 200 and the code in the GraphQL error's `extensions`, as Cloudflare's GraphQL API does.
+  SDD_ERR_GRAPHQL_REQUEST: { status: 200, message: 'not a GraphQL request: the body must be a JSON object with a `query` string' },
+  SDD_ERR_GRAPHQL_SYNTAX: { status: 200, message: 'the query is not valid GraphQL syntax' },
+  SDD_ERR_GRAPHQL_VALIDATION: { status: 200, message: 'the query asks for a field, argument or type the schema does not have' },
+  SDD_ERR_GRAPHQL_ARGUMENT: { status: 200, message: 'error parsing args' },
+  SDD_ERR_GRAPHQL_ZONE: { status: 200, message: 'zones are not authorized' },
+  SDD_ERR_GRAPHQL_INTERNAL: { status: 200, message: 'internal error' },
 } as const;
 
 export type Code = keyof typeof kCodes;

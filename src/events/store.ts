@@ -1,0 +1,195 @@
+/**
+ * The index of stored security events by zone and time: an LMDB environment beside the events bucket,
+ * built only from the stored batches (whose fields were masked before they were written), so it holds
+ * nothing a batch does not. It can be deleted and rebuilt from the batches at any time.
+ *
+ *   events   [zone, ms, batch, seq]                    → the event's stored fields
+ *   hours    [zone, hourMs, ruleId, rulesetId, action] → events in that hour (for group counts)
+ *   batches  [zone, batch]                             → events indexed from it (makes indexing idempotent)
+ *
+ * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
+ * so queries and batch writes go on side by side (also across processes: `leakscan events` reads
+ * while `leakscan serve` writes).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
+
+/** One event as the index keeps it: the stored event's fields, without the zone (in the key). */
+export interface IndexedEvent {
+  ms: number;
+  batch: number;
+  seq: number;
+  id: string;
+  action: string;
+  rulesetId: string;
+  ruleId: string;
+  description: string;
+  host: string;
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  requestId: string;
+  confidence: string;
+}
+
+/** Events in one hour of one zone, per rule. */
+export interface HourCount {
+  hour: number;
+  ruleId: string;
+  rulesetId: string;
+  action: string;
+  count: number;
+}
+
+/** Where the stored batches come from (service.ts and the CLI give the events bucket's). */
+export interface BatchSource {
+  /** Zones with stored batches. */
+  zones(): Promise<string[]>;
+  /** The zone's batch numbers, ascending. */
+  batches(zone: string): Promise<number[]>;
+  /** Batch n's stored bytes (NDJSON), or null when it is missing. */
+  read(zone: string, n: number): Promise<Uint8Array | null>;
+}
+
+export const kHourMs = 3_600_000;
+
+type Key = (string | number)[];
+type StoredValue = Omit<IndexedEvent, 'ms' | 'batch' | 'seq'>;
+
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+
+/** The fields the index keeps of one NDJSON line of zone `zone`'s batch `n`; undefined for a line that is not one of its events. */
+function parseLine(line: string, zone: string, n: number): { ms: number; seq: number; value: StoredValue } | undefined {
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof e !== 'object' || e === null) return undefined;
+  const ms = Date.parse(str(e['timestamp']));
+  if (e['zone'] !== zone || e['batch'] !== n || !Number.isInteger(e['seq']) || !Number.isFinite(ms)) return undefined;
+  const value: StoredValue = {
+    id: str(e['id']),
+    action: str(e['action'], 'log'),
+    rulesetId: str(e['rulesetId']),
+    ruleId: str(e['ruleId']),
+    description: str(e['description']),
+    host: str(e['host']),
+    method: str(e['method']),
+    path: str(e['path']),
+    status: typeof e['status'] === 'number' ? e['status'] : 0,
+    contentType: typeof e['contentType'] === 'string' ? e['contentType'] : null,
+    requestId: str(e['requestId']),
+    confidence: str(e['confidence'], 'high'),
+  };
+  return { ms, seq: e['seq'] as number, value };
+}
+
+/**
+ * @example
+ * const index = openEventIndex('.leakscan/events-index.mdb');
+ * await index.catchUp(source);                 // batches stored before the index saw them
+ * for (const e of index.scan(zone, { from, to, descending: true })) …
+ * await index.close();
+ */
+export class EventIndex {
+  readonly #env: RootDatabase;
+  readonly #events: Database<StoredValue, Key>;
+  readonly #hours: Database<number, Key>;
+  readonly #batches: Database<number, Key>;
+
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.#env = openLmdb({ path });
+    // Shared structures keep each event's field names out of its record (a third of its size).
+    this.#events = this.#env.openDB<StoredValue, Key>({ name: 'events', sharedStructuresKey: Symbol.for('structures') });
+    this.#hours = this.#env.openDB<number, Key>({ name: 'hours' });
+    this.#batches = this.#env.openDB<number, Key>({ name: 'batches' });
+  }
+
+  /** Whether batch n of the zone is indexed. */
+  has(zone: string, n: number): boolean {
+    return this.#batches.get([zone, n]) !== undefined;
+  }
+
+  /**
+   * Indexes batch n of the zone from its stored bytes, in one transaction; a batch already indexed is
+   * left as it is (so a repeat cannot count its events twice). Resolves with the events it added.
+   */
+  async addBatch(zone: string, n: number, bytes: Uint8Array): Promise<number> {
+    const lines = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').split('\n');
+    const parsed = lines.map((l) => (l === '' ? undefined : parseLine(l, zone, n))).filter((p) => p !== undefined);
+    return this.#env.transaction(() => {
+      if (this.#batches.get([zone, n]) !== undefined) return 0;
+      const hours = new Map<string, { key: Key; count: number }>();
+      for (const { ms, seq, value } of parsed) {
+        this.#events.put([zone, ms, n, seq], value);
+        const key: Key = [zone, Math.floor(ms / kHourMs) * kHourMs, value.ruleId, value.rulesetId, value.action];
+        const id = JSON.stringify(key);
+        const h = hours.get(id) ?? { key, count: 0 };
+        h.count++;
+        hours.set(id, h);
+      }
+      for (const { key, count } of hours.values()) this.#hours.put(key, (this.#hours.get(key) ?? 0) + count);
+      this.#batches.put([zone, n], parsed.length);
+      return parsed.length;
+    });
+  }
+
+  /** Indexes every stored batch the index does not hold yet (a new or deleted index, a crash between write and index). */
+  async catchUp(source: BatchSource): Promise<{ batches: number; events: number }> {
+    let batches = 0;
+    let events = 0;
+    for (const zone of await source.zones()) {
+      for (const n of await source.batches(zone)) {
+        if (this.has(zone, n)) continue;
+        const bytes = await source.read(zone, n);
+        if (bytes === null) continue;
+        events += await this.addBatch(zone, n, bytes);
+        batches++;
+      }
+    }
+    return { batches, events };
+  }
+
+  /** The zone's events with `from <= ms < to`, oldest first or newest first. */
+  *scan(zone: string, range: { from: number; to: number; descending: boolean }): Generator<IndexedEvent> {
+    const lo: Key = [zone, range.from];
+    const hi: Key = [zone, range.to];
+    const entries = this.#events.getRange(range.descending ? { start: hi, end: lo, reverse: true } : { start: lo, end: hi });
+    for (const { key, value } of entries) {
+      yield { ms: key[1] as number, batch: key[2] as number, seq: key[3] as number, ...value };
+    }
+  }
+
+  /** Per-rule counts of the zone's whole hours starting in [fromHour, toHour). */
+  *hourCounts(zone: string, fromHour: number, toHour: number): Generator<HourCount> {
+    for (const { key, value } of this.#hours.getRange({ start: [zone, fromHour], end: [zone, toHour] })) {
+      yield { hour: key[1] as number, ruleId: key[2] as string, rulesetId: key[3] as string, action: key[4] as string, count: value };
+    }
+  }
+
+  /** Zones with indexed events. */
+  zones(): string[] {
+    const out: string[] = [];
+    let last: string | undefined;
+    for (const key of this.#batches.getKeys()) {
+      if (key[0] !== last) out.push((last = key[0] as string));
+    }
+    return out;
+  }
+
+  /** Waits until every write is on disk, then closes. */
+  async close(): Promise<void> {
+    await this.#env.flushed;
+    await this.#env.close();
+  }
+}
+
+/** Opens (creating when missing) the index at `path`. */
+export function openEventIndex(path: string): EventIndex {
+  return new EventIndex(path);
+}
