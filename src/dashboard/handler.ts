@@ -251,8 +251,8 @@ async function renderZone(service: RulesetService, viewer: Viewer, zone: string,
   return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem, hosts }, b);
 }
 
-/** The zone's batches read for the page, the counts and the exports: the newest this many. */
-export const kScannedBatches = 500;
+/** The zone's batches read for the page, the counts and the exports: the newest this many, each read and checked on every view. */
+export const kScannedBatches = 100;
 
 interface FoundBatch {
   batch: DetectionBatch;

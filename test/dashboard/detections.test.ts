@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../src/audit/index.js';
 import { kDetectionsPerPage } from '../../src/dashboard/index.js';
+import { kScannedBatches } from '../../src/dashboard/handler.js';
 import { batchKey, Detections, EventLog, type PendingEvent } from '../../src/serve/index.js';
 import { openBucket, type LocalBucket } from '../../src/storage/index.js';
 import { tempDir } from '../serve/helpers.js';
@@ -211,6 +212,21 @@ describe('detections', () => {
     } finally {
       await bucket.put(key, original);
     }
+  });
+
+  it('counts and exports over the newest kScannedBatches batches, and says so', async () => {
+    const many = 'abcdefabcdefabcdefabcdefabcdef03';
+    const log = new EventLog({ bucket, log: audit.log, size: 1, intervalMs: 60_000 });
+    const n = kScannedBatches + 2;
+    log.add(many, events(n).map((e) => ({ ...e, zone: many })));
+    await log.flush();
+    await log.close();
+    const r = await b.get(`/zones/${many}/sensitive-data/detections`);
+    expect(r.text).toContain(`${kScannedBatches} events in the newest ${kScannedBatches} of ${n} batches`);
+    const nd = await (await fetch(`${d.base}/zones/${many}/sensitive-data/detections.ndjson`, { headers: { cookie: b.cookie } })).text();
+    const ids = nd.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    // The two oldest batches are left out; the rest come oldest first.
+    expect(ids).toEqual(events(n).slice(2).map((e) => e.id));
   });
 
   it('refuses a bad page number, needs a session and the zone, and links from the settings page', async () => {
