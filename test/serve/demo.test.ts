@@ -100,12 +100,21 @@ describe('leakscan demo', () => {
     expect(v.code).toBe(0);
   }, 120_000);
 
-  it('a second start finds the ruleset deployed and adds no second execute rule', async () => {
+  it('a second start finds the ruleset deployed and adds no second execute rule; a disabled one is enabled again', async () => {
     const demo = await startDemo();
     expect(demo.field('demo zone: ')).toBe(`${kDemoZone} (every host through the proxy): Sensitive Data Detection already deployed`);
     const token = readFileSync(join(data.dir, 'admin-token'), 'utf8').trim();
     expect(await executeRules(demo.field('rulesets API: '), token)).toBe(1);
+    // Disabled meanwhile (by the dashboard or `leakscan zone disable`): the next start enables it again.
+    expect((await runCli(['zone', 'disable', '--zone', kDemoZone, '--data', data.dir])).code).toBe(0);
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);
-  }, 60_000);
+    const again = await startDemo();
+    expect(again.field('demo zone: ')).toBe(`${kDemoZone} (every host through the proxy): Sensitive Data Detection enabled again`);
+    expect(await executeRules(again.field('rulesets API: '), token)).toBe(1);
+    const status = await runCli(['zone', 'status', '--zone', kDemoZone, '--data', data.dir, '--format', 'json']);
+    expect((JSON.parse(status.stdout) as { executeRules: Array<{ enabled: boolean }> }).executeRules.map((r) => r.enabled)).toEqual([true]);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  }, 90_000);
 });

@@ -3,9 +3,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
-import { kManagedRulesetId } from '../../rules/index.js';
 import { zoneIdOfHost, type ServeHandle } from '../../serve/index.js';
 import { type CliIO, UsageError } from '../io.js';
+import { ApiClient, apiBase } from '../zone/api.js';
+import { deployZone } from '../zone/procedure.js';
 import { integer, serveUntilStopped } from './serve.js';
 
 /**
@@ -19,7 +20,6 @@ import { integer, serveUntilStopped } from './serve.js';
 /** The demo zone: every host sent through the demo's proxy belongs to it. */
 export const kDemoHost = 'demo.localhost';
 export const kDemoZone = zoneIdOfHost(kDemoHost);
-const kPhase = 'http_response_firewall_managed';
 
 const kTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -84,41 +84,6 @@ async function startDemoOrigin(dir: string, port: number): Promise<DemoOrigin> {
   };
 }
 
-interface Envelope {
-  success: boolean;
-  result: { id: string; rules?: Array<{ action?: string; action_parameters?: { id?: string } }> } | null;
-  errors: Array<{ code: number; message: string }>;
-}
-
-/**
- * Deploys the managed ruleset on `zone` as spec A1-A3 do (api.md, "Deploying"), unless an execute
- * rule of it is already in the zone's entry point: re-running never adds a second one.
- */
-export async function deployManaged(apiUrl: string, token: string, zone: string): Promise<'deployed' | 'already deployed'> {
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Envelope }> => {
-    const res = await fetch(`${apiUrl}/zones/${zone}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, json: (await res.json()) as Envelope };
-  };
-  const fail = (what: string, r: { status: number; json: Envelope }): Error =>
-    new Error(`demo: ${what}: HTTP ${r.status} ${r.json.errors.map((e) => `${e.code} ${e.message}`).join('; ')}`);
-  const rule = { action: 'execute', expression: 'true', description: 'leakscan demo', action_parameters: { id: kManagedRulesetId } };
-  const entry = await call('GET', `/rulesets/phases/${kPhase}/entrypoint`);
-  if (entry.status === 200 && entry.json.result) {
-    if ((entry.json.result.rules ?? []).some((r) => r.action === 'execute' && r.action_parameters?.id === kManagedRulesetId)) return 'already deployed';
-    const added = await call('POST', `/rulesets/${entry.json.result.id}/rules`, rule);
-    if (added.status !== 200) throw fail('adding the execute rule', added);
-    return 'deployed';
-  }
-  if (entry.status !== 404) throw fail('reading the entry point', entry);
-  const created = await call('POST', '/rulesets', { name: 'default', description: 'leakscan demo', kind: 'zone', phase: kPhase, rules: [rule] });
-  if (created.status !== 200) throw fail('creating the entry point', created);
-  return 'deployed';
-}
-
 interface DemoCliOptions {
   data: string;
   samples: string;
@@ -154,7 +119,9 @@ export function registerDemo(program: Command, io: CliIO, setExit: (code: number
       const intervalMs = integer('--batch-interval', opts.batchInterval, 1, 3_600_000);
       const origin = await startDemoOrigin(samples, integer('--origin-port', opts.originPort, 0, 65535));
       const started = async (svc: ServeHandle): Promise<string[]> => {
-        const state = await deployManaged(svc.api.url, svc.admin.token, kDemoZone);
+        // The same procedure as `leakscan zone deploy`: a rule left disabled is enabled, never doubled.
+        const { action } = await deployZone(new ApiClient(apiBase(svc.api.url), svc.admin.token), { zone: kDemoZone, host: null });
+        const state = action === 'unchanged' ? 'already deployed' : action === 'enabled' ? 'enabled again' : 'deployed';
         const tokenFile = join(dataDir, 'admin-token');
         const dashboard = new URL('/', svc.api.url).href;
         const sample = origin.files.includes('user.json') ? 'user.json' : origin.files[0]!;
