@@ -10,7 +10,7 @@ import { html, type Html } from './html.js';
 import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches, type ZoneHost } from './model.js';
 import { kConfidenceLevels, kConfidenceRank, managedRuleset } from '../rules/index.js';
 import { kManagedTags } from '../rulesets/index.js';
-import { filterQuery, isEmptyFilter, type DetectionFilter, type RuleCount } from './detections.js';
+import { exportedValue, filterQuery, isEmptyFilter, type DetectionFilter, type RuleCount } from './detections.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */
 export function zoneBase(zone: string): string {
@@ -369,7 +369,7 @@ ${b.problems.map((p) => html`<p class="banner error" role="alert"><code>${p.code
 <thead><tr><th>Time</th><th>Rule</th><th>Confidence</th><th>Value (redacted)</th><th>Request</th><th>Response</th><th>Bytes</th></tr></thead>
 <tbody>${[...b.events].reverse().map(
     // An event stored before events carried a confidence shows none (it was high: the only level then).
-    (e) => html`<tr><td class="time">${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td class="confidence" data-confidence="${e.confidence ?? ''}">${e.confidence ?? ''}</td><td class="value"><code>${e.redacted}</code></td><td class="request">${e.method} ${e.host}${e.path}</td><td>${e.status} ${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td></tr>`,
+    (e) => html`<tr><td class="time">${e.timestamp}</td><td title="${e.description}"><code>${e.ruleId}</code></td><td class="confidence" data-confidence="${e.confidence ?? ''}">${e.confidence ?? ''}</td><td class="value"><code>${exportedValue(e.redacted)}</code></td><td class="request">${e.method} ${e.host}${e.path}</td><td>${e.status} ${e.contentType ?? ''}</td><td>${e.start}–${e.end}</td></tr>`,
   )}</tbody>
 </table>
 </section>`,

@@ -185,7 +185,7 @@ describe('detections', () => {
     expect((await b.get(`/zones/${zone}/sensitive-data/deploy.csv`)).status).toBe(404);
   });
 
-  it('exports a formula-looking or quoted value as text, and re-masks a value altered in storage', async () => {
+  it('exports a formula-looking or quoted value as text, and re-masks a value altered in storage, on the page too', async () => {
     const key = batchKey(zone, 1);
     const original = await (await bucket.get(key))!.text();
     const lines = original.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -209,6 +209,10 @@ describe('detections', () => {
       const altered = nd.split('\n').filter((l) => l.includes(`"id":"${String(lines[4]!['id'])}"`));
       expect(altered).toHaveLength(1);
       expect(JSON.parse(altered[0]!)).toMatchObject({ verification: 'failed', redacted: '************1111' });
+      // The page goes through the same choke point as the exports.
+      const shown = await b.get(`/zones/${zone}/sensitive-data/detections`);
+      expect(shown.text).not.toContain('4111111111111111');
+      expect(shown.text).toContain('************1111');
     } finally {
       await bucket.put(key, original);
     }
