@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RulesetsApiError, type ApiErrorEntry, type RulesetService } from '../rulesets/index.js';
 import { kTokenPattern, tokenAllows, type TokenInfo, type TokenStore } from './tokens.js';
-import { matchRoute, type RouteContext } from './routes.js';
+import { matchRoute, type GraphqlEndpoint, type RouteContext } from './routes.js';
 
 /** Path prefix of the v4 API (`http://127.0.0.1:8787/client/v4`). */
 export const kApiPrefix = '/client/v4';
@@ -11,6 +11,8 @@ export const kMaxBodyBytes = 4 * 1024 * 1024;
 export interface ApiDeps {
   service: RulesetService;
   tokens: TokenStore;
+  /** `POST /graphql` (the events query); without it that path is `7000 No route`. */
+  graphql?: GraphqlEndpoint;
   /** Unexpected errors (bugs, disk failures): the client gets a 500 envelope; default prints to stderr. */
   onError?: (err: unknown) => void;
 }
@@ -119,6 +121,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
       }
       const ctx: RouteContext = {
         service: deps.service,
+        graphql: deps.graphql,
         params: route.params,
         query: url.searchParams,
         dryRun: dryRunText === 'true',
@@ -126,7 +129,8 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
         body: route.body ? await readJson(req) : (req.resume(), undefined),
       };
       const out = await route.handler(ctx);
-      if (out.status === 204) send(res, 204, undefined);
+      if (out.raw !== undefined) send(res, 200, out.raw);
+      else if (out.status === 204) send(res, 204, undefined);
       else send(res, 200, { result: ctx.dryRun ? null : out.result, success: true, errors: [], messages: [], ...(out.resultInfo === undefined ? {} : { result_info: out.resultInfo }) });
     } catch (err) {
       if (err instanceof RulesetsApiError) {

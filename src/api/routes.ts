@@ -1,8 +1,12 @@
 import { isManagedRulesetId, managedRulesetView, managedSummary, RulesetsApiError, type RulesetService } from '../rulesets/index.js';
 import type { TokenInfo } from './tokens.js';
 
+/** Answers a GraphQL request body for a token (the events query, src/events; mounted by service.ts). */
+export type GraphqlEndpoint = (body: unknown, token: TokenInfo) => Promise<unknown>;
+
 export interface RouteContext {
   service: RulesetService;
+  graphql: GraphqlEndpoint | undefined;
   params: Record<string, string>;
   query: URLSearchParams;
   dryRun: boolean;
@@ -13,6 +17,8 @@ export interface RouteContext {
 export interface RouteResult {
   status?: 200 | 204;
   result?: unknown;
+  /** A body sent as it is, without the v4 envelope (GraphQL answers `{ data, errors }`). */
+  raw?: unknown;
   resultInfo?: Record<string, unknown>;
 }
 
@@ -21,6 +27,8 @@ type Handler = (ctx: RouteContext) => Promise<RouteResult>;
 interface Route {
   pattern: string[];
   methods: Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler>>;
+  /** Every method only reads (a POST that carries a query): a read token may call it. */
+  readOnly?: true;
 }
 
 /** Path parameters and what a valid one looks like (anything else is Cloudflare's 7003). */
@@ -141,6 +149,17 @@ const kRoutes: Route[] = [
     methods: { GET: async (c) => ok(c.service.managedByTag(c.params['ruleset']!, c.params['version']!, c.params['tag']!)) },
   },
   {
+    // Cloudflare's GraphQL Analytics endpoint; each zone the query names is checked against the token there.
+    pattern: ['graphql'],
+    readOnly: true,
+    methods: {
+      POST: async (c) => {
+        if (c.graphql === undefined) throw new RulesetsApiError('NO_ROUTE');
+        return { raw: await c.graphql(c.body, c.token) };
+      },
+    },
+  },
+  {
     pattern: ['user/tokens/verify'],
     methods: { GET: async (c) => ok({ id: c.token.id, status: 'active' }) },
   },
@@ -195,7 +214,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     }
     const handler = route.methods[method as keyof Route['methods']];
     if (handler === undefined) return { error: 'method' };
-    return { handler, params, write: method !== 'GET', body: method === 'POST' || method === 'PUT' || method === 'PATCH' };
+    return { handler, params, write: method !== 'GET' && route.readOnly !== true, body: method === 'POST' || method === 'PUT' || method === 'PATCH' };
   }
   return { error: badId ? 'bad-id' : 'no-route' };
 }

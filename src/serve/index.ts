@@ -15,6 +15,7 @@ export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats }
 export { kScanBytes, type ProxyStats } from './proxy.js';
 export { eventsOf, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
 export { Detections, type DetectionBatch } from './detections.js';
+export { storedBatches, batchOfKey } from './batch-source.js';
 export { ZoneResolver, parseZoneArgs, zoneIdOfHost, zoneOfIdOrHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
 export { writePidFile, readPidFile, removePidFile, runningService, stopService, pidFilePath, kPidFileName, type PidFile, type StopOptions, type StopResult } from './lifecycle.js';
 export { ServeError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';

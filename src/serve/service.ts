@@ -13,7 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { createApiHandler, kApiPrefix, openApi, sendNoRoute } from '../api/index.js';
+import { createApiHandler, kApiPrefix, openApi, sendNoRoute, tokenAllows, type TokenInfo } from '../api/index.js';
+import { executeEventsQuery, indexOnPut, openEventIndex } from '../events/index.js';
 import { createDashboardHandler } from '../dashboard/index.js';
 import { Detections } from './detections.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
@@ -25,6 +26,7 @@ import type { Scanner } from '../types.js';
 import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
 import { LevelledScanner } from './levels.js';
 import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
+import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
@@ -163,11 +165,18 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       throw dataLockedError(e);
     }
     cleanup.push(() => bucket.close());
-    const events = new EventLog({ bucket, log: audit.log, ...options.batch, onError });
+    // The events index (src/events): every batch is indexed as it is written, and a start indexes the
+    // batches it lacks (a new or deleted index, a crash between writing and indexing).
+    const index = openEventIndex(join(options.dataDir, 'events-index.mdb'));
+    cleanup.push(() => index.close());
+    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError });
     const recovered = await events.recover();
+    const indexed = await index.catchUp(storedBatches(bucket));
+    if (indexed.batches > 0) log(`indexed: ${indexed.events} events of ${indexed.batches} stored batches`);
     cleanup.push(() => events.close());
 
-    const apiHandle = createApiHandler({ service, tokens, onError });
+    const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
+    const apiHandle = createApiHandler({ service, tokens, onError, graphql });
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
     const handlers: PortHandler[] = [apiHandle, dashboard, ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
