@@ -4,7 +4,7 @@
  * and the GraphQL errors for what the schema does not have.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeEventsQuery, type EventIndex, type GraphqlResponse } from '../../src/events/index.js';
+import { executeEventsQuery, type EventIndex, type EventsAccess, type GraphqlResponse } from '../../src/events/index.js';
 import { batchOf, tempIndex, type SyntheticEvent } from './helpers.js';
 
 const Z = 'a1'.repeat(16);
@@ -31,8 +31,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.remove());
 
-const all = { canRead: () => true };
-const q = (query: string, variables?: Record<string, unknown>, access = all): Promise<GraphqlResponse> => executeEventsQuery(index, { query, variables }, access);
+const all: EventsAccess = { canRead: () => true };
+const q = (query: string, variables?: Record<string, unknown>, access: EventsAccess = all): Promise<GraphqlResponse> => executeEventsQuery(index, { query, variables }, access);
 
 type Row = Record<string, unknown>;
 function events(r: GraphqlResponse, field = 'firewallEventsAdaptive'): Row[] {
