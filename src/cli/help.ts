@@ -122,6 +122,13 @@ export const kHelp: Readonly<Record<string, Help>> = {
     ],
     examples: ['leakscan stop && leakscan verify', 'leakscan verify --zone shop.example --format json'],
   },
+  events: {
+    exit: [
+      ['0', 'done (also when the zone has no events)'],
+      ['2', 'usage error: bad option or time, --zone neither a host name nor a zone id, no stored events in --data DIR'],
+    ],
+    examples: ['leakscan events --zone shop.example --since 24h', 'leakscan events --zone shop.example --since 2026-05-01T00:00:00Z --rule card-visa,us-ssn --format json'],
+  },
   zone: { exit: kZoneExit, examples: ['leakscan zone deploy --zone shop.example', 'leakscan zone status --zone shop.example --json', 'leakscan zone disable --zone shop.example'] },
   'zone deploy': {
     exit: kZoneExit,
