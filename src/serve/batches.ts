@@ -1,11 +1,12 @@
 /**
- * Events to batches to epochs. Events are buffered per zone and written as one NDJSON object per
- * batch; each batch's SHA-256 is then published as the next epoch of the zone's audit namespace, so a
- * batch cannot be dropped or altered without `leakscan verify` noticing.
+ * Events to batches to epochs. Events, and the counts of what happened to the zone's responses
+ * (coverage), are buffered per zone and written as one NDJSON object per batch; each batch's digest
+ * (the Merkle root of its lines, batch-format.ts) is then published as the next epoch of the zone's
+ * audit namespace, so a batch cannot be dropped or altered without `leakscan verify` noticing.
  *
  * Layout (docs/serve.md):
  *   events bucket   events/{zone}/{batch:10 digits}.ndjson   batch n of the zone (create-only put)
- *   audit log       namespace `events.{zone}`, epoch n       digest = SHA-256 of batch n's bytes
+ *   audit log       namespace `events.{zone}`, epoch n       digest = batchDigest(batch n's bytes)
  *
  * Order per zone is strict: batch n is written before epoch n is published, and batch n+1 only after
  * batch n is written. So after a crash the only possible damage is batches written but not yet
@@ -16,7 +17,8 @@
 import { createHash } from 'node:crypto';
 import { AuditError, type AuditLog } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
-import { batchBytes, type PendingEvent } from './events.js';
+import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, isCoverageEmpty, kBatchFormat, treeBatchBytes, type BatchHeader, type Coverage, type CoverageOutcome } from './batch-format.js';
+import type { PendingEvent } from './events.js';
 
 /** Where the batches of zone `zone` are kept in the events bucket (the prefix of its batch keys). */
 export function batchPrefix(zone: string): string {
@@ -80,9 +82,11 @@ export interface BatchOptions {
   intervalMs?: number;
   /** Events buffered over all zones (not yet written); more are dropped and counted. Default 100,000. */
   maxBuffered?: number;
+  /** A zone with counts but no events writes a coverage-only batch this many ms after its first count. Default 60,000. */
+  coverageIntervalMs?: number;
 }
 
-export const kBatchDefaults = { size: 1000, intervalMs: 2000, maxBuffered: 100_000 } as const;
+export const kBatchDefaults = { size: 1000, intervalMs: 2000, maxBuffered: 100_000, coverageIntervalMs: 60_000 } as const;
 
 export interface EventLogStats {
   /** Events taken into a buffer. */
@@ -105,11 +109,19 @@ interface ZoneState {
   published: number;
   /** Latest written batch (0: none); never below `published`. */
   written: number;
+  /** End of the latest written batch's interval (ISO 8601), when it has one (format 2). */
+  lastTo: string | null;
 }
 
 interface ZoneBuffer {
   events: PendingEvent[];
+  /** Outcomes counted since the last written batch. */
+  coverage: Coverage;
+  /** When the first of them (or of the buffered events) was counted: the interval's start without a previous batch. */
+  since: number | null;
   timer: NodeJS.Timeout | null;
+  /** When `timer` fires (ms since the epoch). */
+  due: number;
   state: ZoneState | null;
   /** Tail of the zone's serial queue (init, flushes). */
   queue: Promise<unknown>;
@@ -139,6 +151,7 @@ export class EventLog {
   readonly #size: number;
   readonly #interval: number;
   readonly #maxBuffered: number;
+  readonly #coverageInterval: number;
   readonly #onError: (err: unknown) => void;
   readonly #zones = new Map<string, ZoneBuffer>();
   #buffered = 0;
@@ -159,6 +172,7 @@ export class EventLog {
     this.#size = options.size ?? kBatchDefaults.size;
     this.#interval = options.intervalMs ?? kBatchDefaults.intervalMs;
     this.#maxBuffered = options.maxBuffered ?? kBatchDefaults.maxBuffered;
+    this.#coverageInterval = options.coverageIntervalMs ?? kBatchDefaults.coverageIntervalMs;
     this.#onError = options.onError ?? (() => {});
   }
 
@@ -205,14 +219,39 @@ export class EventLog {
     const room = this.#closed ? 0 : Math.max(0, this.#maxBuffered - this.#buffered);
     const take = Math.min(room, events.length);
     this.stats.eventsDropped += events.length - take;
-    if (take === 0) return 0;
     const z = this.#zone(zone);
+    z.since ??= Date.now();
+    // Dropped events are part of the zone's coverage, so its batches never claim they were all kept.
+    z.coverage.eventsDropped += events.length - take;
+    if (take === 0) {
+      if (!this.#closed) this.#schedule(zone, z, this.#coverageInterval);
+      return 0;
+    }
     for (let i = 0; i < take; i++) z.events.push(events[i]!);
     this.#buffered += take;
     this.stats.eventsAccepted += take;
-    if (z.events.length >= this.#size) this.#schedule(zone, z, 0);
-    else if (z.timer === null) this.#schedule(zone, z, this.#interval);
+    this.#schedule(zone, z, z.events.length >= this.#size ? 0 : this.#interval);
     return take;
+  }
+
+  /**
+   * Counts what happened to one response of a zone whose ruleset is deployed (coverage). The counts go
+   * into the zone's next batch; with no events to carry them, a coverage-only batch is written
+   * `coverageIntervalMs` after the first count.
+   */
+  count(zone: string, outcome: CoverageOutcome, truncated = false): void {
+    if (this.#closed) return;
+    const z = this.#zone(zone);
+    z.since ??= Date.now();
+    const c = z.coverage;
+    c.seen++;
+    if (outcome === 'scanned') {
+      c.scanned++;
+      if (truncated) c.truncated++;
+    } else {
+      c.skipped[outcome]++;
+    }
+    this.#schedule(zone, z, this.#coverageInterval);
   }
 
   /** Writes and publishes every buffered event now. */
@@ -236,17 +275,20 @@ export class EventLog {
   #zone(zone: string): ZoneBuffer {
     let z = this.#zones.get(zone);
     if (z === undefined) {
-      z = { events: [], timer: null, state: null, queue: Promise.resolve() };
+      z = { events: [], coverage: emptyCoverage(), since: null, timer: null, due: 0, state: null, queue: Promise.resolve() };
       this.#zones.set(zone, z);
     }
     return z;
   }
 
+  /** Flushes the zone in `ms`, unless a flush is already due by then. */
   #schedule(zone: string, z: ZoneBuffer, ms: number): void {
+    const due = Date.now() + ms;
     if (z.timer !== null) {
-      if (ms > 0) return;
+      if (z.due <= due) return;
       clearTimeout(z.timer);
     }
+    z.due = due;
     z.timer = setTimeout(() => {
       z.timer = null;
       void this.#flushZone(zone, z);
@@ -282,8 +324,22 @@ export class EventLog {
     // Batches are contiguous and never ahead of their predecessor: probe forward from the latest epoch.
     let written = published;
     while (await this.#bucket.head(batchKey(zone, written + 1))) written++;
-    z.state = { zone, namespace, published, written };
+    z.state = { zone, namespace, published, written, lastTo: written > 0 ? await this.#intervalEnd(zone, written) : null };
     return z.state;
+  }
+
+  /** The `to` of batch n's header (format 2), so the next batch's interval starts where it ended. */
+  async #intervalEnd(zone: string, n: number): Promise<string | null> {
+    const obj = await this.#bucket.get(batchKey(zone, n));
+    if (obj === null) return null;
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    if (batchFormatOf(bytes) < 2) return null;
+    try {
+      const header = JSON.parse(Buffer.from(bytes.subarray(0, bytes.indexOf(0x0a))).toString('utf8')) as Partial<BatchHeader>;
+      return typeof header.to === 'string' ? header.to : null;
+    } catch {
+      return null;
+    }
   }
 
   async #publishPending(st: ZoneState): Promise<void> {
@@ -291,7 +347,7 @@ export class EventLog {
       const n = st.published + 1;
       const obj = await this.#bucket.get(batchKey(st.zone, n));
       if (obj === null) throw new Error(`batch ${batchKey(st.zone, n)} disappeared before its epoch was published`);
-      await this.#publish(st, n, sha256Hex(new Uint8Array(await obj.arrayBuffer())));
+      await this.#publish(st, n, batchDigest(new Uint8Array(await obj.arrayBuffer())));
     }
   }
 
@@ -332,19 +388,27 @@ export class EventLog {
           this.#onError(e);
         }
       }
-      while (z.events.length > 0) {
+      // Counts alone make at most one batch per flush: counted during a write, they wait for their timer.
+      let countsDue = true;
+      while (z.events.length > 0 || (countsDue && !isCoverageEmpty(z.coverage))) {
+        countsDue = false;
         const events = z.events.slice(0, this.#size);
         const n = st.written + 1;
-        const bytes = batchBytes(n, events);
-        const digest = sha256Hex(bytes);
+        // The counts so far go in this batch; what is counted while it is written waits for the next.
+        const coverage = structuredClone(z.coverage);
+        const to = new Date().toISOString();
+        const from = st.lastTo ?? new Date(Math.min(z.since ?? Date.now(), Date.parse(to))).toISOString();
+        const header: BatchHeader = { version: kBatchFormat, zone, batch: n, from, to, events: events.length, coverage };
+        const bytes = treeBatchBytes(header, events);
+        const digest = batchDigest(bytes);
         let put;
         try {
           put = await this.#bucket.put(batchKey(zone, n), bytes, {
             // Create-only: a batch is never overwritten, whatever happens to this process's numbers.
             onlyIf: { etagDoesNotMatch: '*' },
             httpMetadata: { contentType: 'application/x-ndjson' },
-            customMetadata: { zone, batch: String(n), events: String(events.length) },
-            sha256: digest,
+            customMetadata: { zone, batch: String(n), events: String(events.length), format: String(kBatchFormat) },
+            sha256: sha256Hex(bytes),
           });
         } catch (e) {
           this.#writeFailed(zone, z, e);
@@ -359,11 +423,15 @@ export class EventLog {
             this.#writeFailed(zone, z, e);
             return;
           }
+          countsDue = true;
           continue;
         }
         z.events.splice(0, events.length);
         this.#buffered -= events.length;
+        addCoverage(z.coverage, coverage, -1);
+        z.since = null;
         st.written = n;
+        st.lastTo = to;
         this.stats.batchesWritten++;
         this.stats.eventsWritten += events.length;
         if (st.published === n - 1) {
@@ -382,6 +450,6 @@ export class EventLog {
   #writeFailed(zone: string, z: ZoneBuffer, err: unknown): void {
     this.stats.writeErrors++;
     this.#onError(err);
-    if (!this.#closed && z.events.length > 0 && z.timer === null) this.#schedule(zone, z, this.#interval);
+    if (!this.#closed && (z.events.length > 0 || !isCoverageEmpty(z.coverage))) this.#schedule(zone, z, this.#interval);
   }
 }

@@ -42,12 +42,12 @@ export function dataLockedError(e: unknown, hint = ''): unknown {
  * problem names the batch (its bucket key) or the epoch it is about.
  */
 export const kVerifyProblems = {
-  VERIFY_DIGEST_MISMATCH: "the batch's SHA-256 differs from the digest signed in its epoch (the batch was altered)",
+  VERIFY_DIGEST_MISMATCH: "the batch's digest (Merkle root of its lines, or SHA-256 of a format 1 batch) differs from the digest signed in its epoch (the batch was altered)",
   VERIFY_BAD_SIGNATURE: "the epoch record does not verify with the audit log's published keys",
   VERIFY_BATCH_WITHOUT_EPOCH: 'a stored batch has no published epoch',
   VERIFY_EPOCH_WITHOUT_BATCH: 'a published epoch has no stored batch (the batch was deleted)',
   VERIFY_GAP: 'neither a batch nor an epoch exists for a number below the latest (the sequence has a gap)',
-  VERIFY_BAD_BATCH: 'a batch is not NDJSON of this zone\'s events with its own batch number',
+  VERIFY_BAD_BATCH: 'a batch is not NDJSON of this zone\'s events with its own batch number (after its header, in format 2)',
   VERIFY_UNEXPECTED_KEY: "a key under the zone's events/ prefix is not a batch key",
   VERIFY_NOTHING_STORED: 'the zone asked for has no batches and no epochs',
 } as const;

@@ -9,11 +9,12 @@
  * const report = await verifyDataDir('.leakscan'); // report.ok
  */
 export { startServe, type ServeOptions, type ServeHandle, type ServeStats, type PortHandler } from './service.js';
-export { verifyDataDir, formatVerifyReport, type VerifyOptions, type VerifyReport, type VerifyProblem, type ZoneVerification } from './verify.js';
+export { verifyDataDir, formatVerifyReport, formatCoverage, type VerifyOptions, type VerifyReport, type VerifyProblem, type ZoneVerification } from './verify.js';
 export { EventLog, batchKey, namespaceOf, sha256Hex, kBatchDefaults, type BatchOptions, type EventLogStats } from './batches.js';
 export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats } from './backlog.js';
 export { kScanBytes, type ProxyStats } from './proxy.js';
-export { eventsOf, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
+export { eventsOf, batchBytes, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
+export { batchDigest, batchFormatOf, batchLeaves, kBatchFormat, type BatchHeader, type Coverage, type CoverageOutcome, type SkipCounts } from './batch-format.js';
 export { Detections, type DetectionBatch } from './detections.js';
 export { storedBatches, batchOfKey } from './batch-source.js';
 export { ZoneResolver, parseZoneArgs, zoneIdOfHost, zoneOfIdOrHost, hostName, isZoneId, type ZoneMapping } from './zones.js';

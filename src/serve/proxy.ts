@@ -8,6 +8,7 @@
  * and the response headers) decide whether the body is scanned at all and which findings become
  * events (their rule runs, and their confidence reaches the rule's threshold, from the zone's
  * `sensitivity_level`); a body with no rules to run, a binary Content-Type, or no body is never held.
+ * What became of each response of a zone with an entry point is reported once to `onCoverage`.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -23,6 +24,7 @@ import { eventsOf, pathOf, type ExchangeInfo, type PendingEvent } from './events
 import { storedFields, type ScanText } from './request-fields.js';
 import { hostName } from './zones.js';
 import type { ScanBacklog } from './backlog.js';
+import type { CoverageOutcome } from './batch-format.js';
 import type { ZoneResolver } from './zones.js';
 
 /** Decoded bytes the scanner reads of a body: the engine's cap (the spec's 1 MB, 1,048,576 bytes). */
@@ -38,6 +40,11 @@ export interface ProxyOptions {
   /** null: forward only (nothing is scanned). */
   backlog: ScanBacklog | null;
   onEvents: (zone: string, events: PendingEvent[]) => void;
+  /**
+   * What became of a response (scanned, or why not), once per response of a zone whose rulesets have
+   * an entry point: the zones someone configured, not every Host a client makes up.
+   */
+  onCoverage?: (zone: string, outcome: CoverageOutcome, truncated: boolean) => void;
   /**
    * Scans an exchange's request fields (host, path) before they are stored in its events: see
    * request-fields.ts. Like the backlog's scanner, it reports the levels `reach` was asked for.
@@ -104,22 +111,31 @@ class Capture {
   #chunks: Buffer[] = [];
   #bytes = 0;
   #state: 'open' | 'complete' | 'released' = 'open';
+  /** The body went on past the limit: the scanner sees only its first part. */
+  overflowed = false;
   readonly #limit: number;
   readonly #backlog: ScanBacklog;
   readonly #complete: (chunks: Buffer[], bytes: number) => void;
+  readonly #overBudget: () => void;
 
-  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void) {
+  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void, overBudget: () => void = () => {}) {
     this.#limit = limit;
     this.#backlog = backlog;
     this.#complete = complete;
+    this.#overBudget = overBudget;
   }
 
   add(chunk: Buffer): void {
-    if (this.#state !== 'open') return;
+    if (this.#state !== 'open') {
+      if (this.#state === 'complete' && chunk.length > 0) this.overflowed = true;
+      return;
+    }
     const take = Math.min(chunk.length, this.#limit - this.#bytes);
+    if (take < chunk.length) this.overflowed = true;
     if (!this.#backlog.reserve(take)) {
       this.#backlog.skipped();
       this.release();
+      this.#overBudget();
       return;
     }
     this.#chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
@@ -315,11 +331,9 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
   const captureFor = (info: ExchangeInfo, req: IncomingMessage, ur: IncomingMessage): Capture | null => {
     const backlog = o.backlog;
     if (backlog === null) return null;
-    if (req.method === 'HEAD' || info.status === 204 || info.status === 304 || (info.status >= 100 && info.status < 200)) return null;
-    if (info.fields.contentType !== null && classifyContentType(info.fields.contentType).kind === 'binary') return null;
-    const encoded = parseContentEncoding(info.contentEncoding ?? undefined).codings.length > 0;
-    // Encoded bodies: enough compressed bytes to decode the scanner's 1 MB (the pool's own bound).
-    const limit = keptBytes(encoded, kScanBytes);
+    const noBody = req.method === 'HEAD' || info.status === 204 || info.status === 304 || (info.status >= 100 && info.status < 200);
+    const binary = info.fields.contentType !== null && classifyContentType(info.fields.contentType).kind === 'binary';
+    if ((noBody || binary) && o.onCoverage === undefined) return null;
     const traffic: Traffic = {
       request: {
         url: req.url ?? '/',
@@ -331,38 +345,68 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       },
       response: { status: info.status, headers: ur.headers },
     };
-    const decided = o.rules(info.zone, traffic).then(
-      (r): EffectiveRules | null => (r.ruleIds.length === 0 ? null : r),
+    const effective = o.rules(info.zone, traffic).then(
+      (r): EffectiveRules | null => r,
       (e: unknown) => {
         o.onError(e);
         return null;
       },
     );
+    const decided = effective.then((r) => (r === null || r.ruleIds.length === 0 ? null : r));
+    // Once per response, and only for zones with an entry point (a made-up Host has none).
+    let covered = false;
+    const cover = (outcome: CoverageOutcome, truncated = false): void => {
+      if (covered || o.onCoverage === undefined) return;
+      covered = true;
+      const report = o.onCoverage;
+      void effective.then((r) => {
+        if (r !== null && r.entrypoint.id !== '') report(info.zone, outcome, truncated);
+      });
+    };
+    if (noBody || binary) {
+      cover(noBody ? 'noBody' : 'binary');
+      return null;
+    }
+    const encoded = parseContentEncoding(info.contentEncoding ?? undefined).codings.length > 0;
+    // Encoded bodies: enough compressed bytes to decode the scanner's 1 MB (the pool's own bound).
+    const limit = keptBytes(encoded, kScanBytes);
+    const overBudget = (): void => void decided.then((rules) => rules !== null && cover('overBudget'));
     const capture = new Capture(limit, backlog, (chunks, bytes) => {
       void decided.then(async (rules) => {
         if (rules === null || bytes === 0) {
+          if (rules !== null) cover('noBody');
           backlog.release(bytes);
           return;
         }
         // A zone that keeps findings below `high` waits, the first time, for the scanner to report them
         // (its bytes stay reserved meanwhile). Should that fail, it is scanned at the level there is.
         if (o.reach !== undefined) await o.reach(lowestThreshold(rules)).catch(o.onError);
-        backlog.submit({
+        const queued = backlog.submit({
           chunks,
           bytes,
           meta: { ...(info.fields.contentType === null ? {} : { contentType: info.fields.contentType }), ...(info.contentEncoding === null ? {} : { contentEncoding: info.contentEncoding }) },
           done: async (report) => {
-            if (report === null) return;
+            if (report === null) {
+              cover('failed');
+              return;
+            }
+            const scanned = (): void => cover(report.contentKind === 'binary' ? 'binary' : 'scanned', report.truncated || capture.overflowed);
             // The pool runs every managed rule at the lowest threshold; the zone's effective rules pick
             // the findings, each at or above its own rule's threshold. Rules are independent in the
             // engine, so this equals a scanner built with scannerOptionsFor(ruleIds, rules), filtered alike.
             const keep = (f: Finding): boolean => keepsFinding(rules, f);
             const findings = report.findings.filter(keep);
-            if (findings.length === 0) return;
+            if (findings.length === 0) {
+              scanned();
+              return;
+            }
             const fields = await storedFields(info.fields, o.scanFields, keep);
+            // Counted just before its events, so both usually land in the same batch.
+            scanned();
             o.onEvents(info.zone, eventsOf(info, fields, findings));
           },
         });
+        if (!queued) cover('queueFull');
         // The job has the chunks: `done` shares this scope, and the backlog gives their bytes back to
         // the budget before it runs, so they must not stay reachable from here.
         chunks = [];
@@ -370,7 +414,10 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     });
     // Nothing to run for this zone: let the bytes go as soon as that is known.
     void decided.then((rules) => {
-      if (rules === null) capture.release();
+      if (rules === null) {
+        cover('filtered');
+        capture.release();
+      }
     });
     return capture;
   };

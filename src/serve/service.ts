@@ -223,6 +223,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           rules: (zone, traffic) => service.effectiveRules(zone, traffic),
           backlog,
           onEvents: (zone, list) => void events.add(zone, list),
+          onCoverage: (zone, outcome, truncated) => events.count(zone, outcome, truncated),
           reach: (level) => scanner.reach(level),
           scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
           onError,

@@ -4,8 +4,9 @@
  * For each zone (from the batch keys in DIR/events and the `events.{zone}` namespaces of the audit
  * log) and each number n from 1 to the highest batch or epoch: batch n and epoch n must both exist;
  * the epoch record's Ed25519 signature must verify with the log's published keys (DIR/audit/keys.json,
- * what `GET /info` serves) or a key given out of band; the SHA-256 of the batch's stored bytes must be
- * the digest the record signs; and the batch must be NDJSON of this zone's events numbered n.
+ * what `GET /info` serves) or a key given out of band; the batch's digest (batch-format.ts: SHA-256 of
+ * its bytes, or the Merkle root of its lines) must be the digest the record signs; and the batch must be
+ * NDJSON of this zone's events numbered n, after a header with its coverage counts (format 2).
  *
  * It opens DIR's stores itself, so it runs while `leakscan serve` is stopped: the stores allow one
  * process at a time, and a running service makes it fail with SERVE_ERR_DATA_LOCKED.
@@ -14,7 +15,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf, sha256Hex } from './batches.js';
+import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, kBatchFormat, parseCoverage, type BatchHeader, type Coverage } from './batch-format.js';
+import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { zoneOfIdOrHost } from './zones.js';
 
@@ -40,6 +42,11 @@ export interface ZoneVerification {
   batches: number;
   epochs: number;
   events: number;
+  /**
+   * What happened to the zone's responses, summed over its verified format 2 batches, and the time they
+   * cover (null: no such batch). Batches of format 1 carry no counts.
+   */
+  coverage: (Coverage & { batches: number; from: string; to: string }) | null;
   problems: VerifyProblem[];
   ok: boolean;
 }
@@ -54,37 +61,63 @@ export interface VerifyReport {
 const kNamespace = /^events\.([0-9a-f]{32})$/;
 const kEpochKey = /\/([0-9]{16})$/;
 
+/** Why a format 2 header line is not this batch's, or null. */
+function headerProblem(line: string, zone: string, n: number, events: number): { header: BatchHeader | null; problem: string | null } {
+  let h: Record<string, unknown>;
+  try {
+    h = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return { header: null, problem: 'line 1 (the header) is not JSON' };
+  }
+  if (typeof h !== 'object' || h === null || h.version !== kBatchFormat) return { header: null, problem: `line 1 says format ${JSON.stringify(h?.version)}, not ${kBatchFormat}` };
+  if (h.zone !== zone) return { header: null, problem: `the header belongs to zone ${JSON.stringify(h.zone)}` };
+  if (h.batch !== n) return { header: null, problem: `the header says batch ${JSON.stringify(h.batch)}` };
+  if (h.events !== events) return { header: null, problem: `the header says ${JSON.stringify(h.events)} events, the batch holds ${events}` };
+  const coverage = parseCoverage(h.coverage);
+  if (coverage === null) return { header: null, problem: 'the header\'s coverage counts are missing or do not add up' };
+  if (typeof h.from !== 'string' || typeof h.to !== 'string' || !(Date.parse(h.from) <= Date.parse(h.to))) return { header: null, problem: 'the header\'s interval is not from ≤ to' };
+  return { header: { version: kBatchFormat, zone, batch: n, from: h.from, to: h.to, events, coverage }, problem: null };
+}
+
 /**
- * A batch's lines: the first thing wrong with them (null: nothing), how many events it holds, and every
- * line that parses as a JSON object (what the dashboard shows, a bad batch included).
+ * A batch's lines: the first thing wrong with them (null: nothing), how many events it holds, every
+ * event line that parses as a JSON object (what the dashboard shows, a bad batch included), and the
+ * header of a format 2 batch (its coverage counts).
  */
-export function readBatchLines(bytes: Uint8Array, zone: string, n: number): { events: number; objects: Record<string, unknown>[]; problem: string | null } {
+export function readBatchLines(bytes: Uint8Array, zone: string, n: number): { events: number; objects: Record<string, unknown>[]; problem: string | null; header: BatchHeader | null } {
   const text = Buffer.from(bytes).toString('utf8');
   const complete = text.endsWith('\n');
-  const lines = complete ? text.slice(0, -1).split('\n') : text.split('\n');
+  const all = complete ? text.slice(0, -1).split('\n') : text.split('\n');
+  // Format 2: line 1 is the header, and event seq s is on line s + 2.
+  const tree = batchFormatOf(bytes) >= 2;
+  const lines = tree ? all.slice(1) : all;
+  const first = tree ? 1 : 0;
   const objects: Record<string, unknown>[] = [];
   let problem: string | null = null;
+  let header: BatchHeader | null = null;
+  if (tree) ({ header, problem } = headerProblem(all[0]!, zone, n, text.length === 0 ? 0 : lines.length));
   for (let i = 0; i < lines.length; i++) {
     let e: unknown;
+    const at = i + first + 1;
     try {
       e = JSON.parse(lines[i]!);
     } catch {
-      problem ??= `line ${i + 1} is not JSON`;
+      problem ??= `line ${at} is not JSON`;
       continue;
     }
     const o = e as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-      problem ??= `line ${i + 1} is not a JSON object`;
+      problem ??= `line ${at} is not a JSON object`;
       continue;
     }
     objects.push(o);
-    if (o.zone !== zone) problem ??= `line ${i + 1} belongs to zone ${JSON.stringify(o.zone)}`;
-    else if (o.batch !== n) problem ??= `line ${i + 1} says batch ${JSON.stringify(o.batch)}`;
-    else if (o.seq !== i) problem ??= `line ${i + 1} has seq ${JSON.stringify(o.seq)}, not ${i}`;
+    if (o.zone !== zone) problem ??= `line ${at} belongs to zone ${JSON.stringify(o.zone)}`;
+    else if (o.batch !== n) problem ??= `line ${at} says batch ${JSON.stringify(o.batch)}`;
+    else if (o.seq !== i) problem ??= `line ${at} has seq ${JSON.stringify(o.seq)}, not ${i}`;
   }
-  if (text.length === 0) return { events: 0, objects, problem: 'the batch is empty' };
-  if (!complete) return { events: 0, objects, problem: 'the last line does not end with a newline' };
-  return { events: lines.length, objects, problem };
+  if (text.length === 0) return { events: 0, objects, problem: 'the batch is empty', header: null };
+  if (!complete) return { events: 0, objects, problem: 'the last line does not end with a newline', header: null };
+  return { events: lines.length, objects, problem, header: problem === null ? header : null };
 }
 
 function problem(code: VerifyProblemCode, batch: number | null, key: string | null, detail: string): VerifyProblem {
@@ -147,7 +180,7 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
         return {
           ok: false,
           keys,
-          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under ${batchPrefix(only)} and no namespace ${namespace} in the audit log`)] }],
+          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, coverage: null, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under ${batchPrefix(only)} and no namespace ${namespace} in the audit log`)] }],
         };
       }
     }
@@ -172,19 +205,19 @@ export function checkBatch(
   record: EpochRecord,
   keys: readonly KeyInfo[],
   lines = readBatchLines(bytes, zone, n),
-): { events: number; problems: VerifyProblem[] } {
+): { events: number; problems: VerifyProblem[]; header: BatchHeader | null } {
   const namespace = namespaceOf(zone);
   const key = batchKey(zone, n);
   const problems: VerifyProblem[] = [];
-  const digest = sha256Hex(bytes);
+  const digest = batchDigest(bytes);
   const signed = verifyRecord(record, keys, { namespace, epoch: n });
   if (!signed.valid) {
     problems.push(problem('VERIFY_BAD_SIGNATURE', n, key, `epoch ${n} of ${namespace}: ${signed.reason}`));
   } else if (signed.record.digest !== digest) {
-    problems.push(problem('VERIFY_DIGEST_MISMATCH', n, key, `${key} has SHA-256 ${digest}, but epoch ${n} signs ${signed.record.digest}: the batch was altered`));
+    problems.push(problem('VERIFY_DIGEST_MISMATCH', n, key, `${key} has ${batchFormatOf(bytes) >= 2 ? 'Merkle root' : 'SHA-256'} ${digest}, but epoch ${n} signs ${signed.record.digest}: the batch was altered`));
   }
   if (lines.problem !== null) problems.push(problem('VERIFY_BAD_BATCH', n, key, `${key}: ${lines.problem}`));
-  return { events: lines.events, problems };
+  return { events: lines.events, problems, header: lines.header };
 }
 
 async function verifyZone(
@@ -209,6 +242,7 @@ async function verifyZone(
     if (m) epochs.add(Number(m[1]));
   }
   let count = 0;
+  let coverage: ZoneVerification['coverage'] = null;
   const last = Math.max(0, ...batches.keys(), ...epochs);
   const lastEpoch = Math.max(0, ...epochs);
   for (let n = 1; n <= last; n++) {
@@ -236,8 +270,27 @@ async function verifyZone(
     const checked = checkBatch(new Uint8Array(await obj.arrayBuffer()), zone, n, await audit.log.record(namespace, n), keys);
     count += checked.events;
     problems.push(...checked.problems);
+    // Only counts the epoch vouches for are added up.
+    if (checked.problems.length === 0 && checked.header !== null) {
+      const h = checked.header;
+      if (coverage === null) coverage = { ...emptyCoverage(), batches: 0, from: h.from, to: h.to };
+      addCoverage(coverage, h.coverage);
+      coverage.batches++;
+      coverage.to = h.to;
+    }
   }
-  return { zone, namespace, batches: batches.size, epochs: epochs.size, events: count, problems, ok: problems.length === 0 };
+  return { zone, namespace, batches: batches.size, epochs: epochs.size, events: count, coverage, problems, ok: problems.length === 0 };
+}
+
+/** One line of coverage for the text report. */
+export function formatCoverage(c: NonNullable<ZoneVerification['coverage']>): string {
+  const s = c.skipped;
+  const skipped = s.overBudget + s.binary + s.filtered + s.noBody + s.queueFull + s.failed;
+  return (
+    `coverage ${c.from} to ${c.to} (${c.batches} batches): ${c.seen} responses seen, ${c.scanned} scanned (${c.truncated} truncated), ` +
+    `${skipped} skipped (over budget ${s.overBudget}, binary ${s.binary}, filtered by the zone's rules ${s.filtered}, no body ${s.noBody}, queue full ${s.queueFull}, scan failed ${s.failed})` +
+    (c.eventsDropped > 0 ? `, ${c.eventsDropped} events dropped` : '')
+  );
 }
 
 /** The text report `leakscan verify` prints. */
@@ -245,6 +298,7 @@ export function formatVerifyReport(report: VerifyReport): string {
   let out = '';
   for (const z of report.zones) {
     out += `zone ${z.zone}: ${z.batches} batches, ${z.epochs} epochs, ${z.events} events: ${z.ok ? 'verified' : 'FAILED'}\n`;
+    if (z.coverage !== null) out += `  ${formatCoverage(z.coverage)}\n`;
     for (const p of z.problems) out += `  ${p.code}: ${p.message}\n`;
   }
   const failed = report.zones.filter((z) => !z.ok).length;

@@ -5,11 +5,24 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../src/audit/index.js';
-import { batchKey, EventLog, namespaceOf, sha256Hex, verifyDataDir, type PendingEvent } from '../../src/serve/index.js';
+import { createHash } from 'node:crypto';
+import { batchBytes, batchKey, EventLog, namespaceOf, sha256Hex, verifyDataDir, type PendingEvent } from '../../src/serve/index.js';
 import { openBucket } from '../../src/storage/index.js';
 import { tempDir } from './helpers.js';
 
 const zone = 'abcdefabcdefabcdefabcdefabcdef01';
+
+/** The RFC 9162 root of the lines, computed here (recursively, from the RFC's definition) and not by the code under test. */
+function rfc9162Root(lines: readonly string[]): string {
+  const h = (...parts: (Buffer | number[])[]) => parts.reduce((c, p) => c.update(Buffer.from(p)), createHash('sha256')).digest();
+  const mth = (d: readonly Buffer[]): Buffer => {
+    if (d.length === 1) return h([0], d[0]!);
+    let k = 1;
+    while (k * 2 < d.length) k *= 2;
+    return h([1], mth(d.slice(0, k)), mth(d.slice(k)));
+  };
+  return mth(lines.map((l) => Buffer.from(l))).toString('hex');
+}
 
 function events(n: number, from = 0): PendingEvent[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -37,7 +50,7 @@ function temp(): string {
 }
 
 describe('EventLog', () => {
-  it('writes a batch per full buffer and publishes its SHA-256 as the next epoch', async () => {
+  it('writes a batch per full buffer, a header first, and publishes the Merkle root of its lines as the next epoch', async () => {
     const dir = temp();
     const s = await open(dir);
     const log = new EventLog({ bucket: s.bucket, log: s.audit.log, size: 3, intervalMs: 60_000 });
@@ -46,12 +59,106 @@ describe('EventLog', () => {
     expect(log.stats).toMatchObject({ eventsAccepted: 7, eventsWritten: 7, batchesWritten: 3, epochsPublished: 3 });
     for (const [n, count] of [[1, 3], [2, 3], [3, 1]] as const) {
       const bytes = new Uint8Array(await (await s.bucket.get(batchKey(zone, n)))!.arrayBuffer());
-      const lines = Buffer.from(bytes).toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { batch: number; seq: number });
+      const text = Buffer.from(bytes).toString().trimEnd().split('\n');
+      const [header, ...lines] = text.map((l) => JSON.parse(l) as { batch: number; seq: number; version?: number; events?: number; zone?: string });
+      expect(header).toMatchObject({ version: 2, zone, batch: n, events: count });
       expect(lines.map((l) => [l.batch, l.seq])).toEqual(Array.from({ length: count }, (_, i) => [n, i]));
-      expect((await s.audit.log.record(namespaceOf(zone), n)).digest).toBe(sha256Hex(bytes));
+      expect((await s.audit.log.record(namespaceOf(zone), n)).digest).toBe(rfc9162Root(text));
     }
     await s.close();
     expect((await verifyDataDir(dir)).ok).toBe(true);
+  });
+
+  it('still verifies batches of format 1 (SHA-256 of the bytes), before and after format 2 ones', async () => {
+    const dir = temp();
+    const s = await open(dir);
+    const bytes = batchBytes(1, events(2));
+    await s.bucket.put(batchKey(zone, 1), bytes);
+    await s.audit.log.createNamespace({ name: namespaceOf(zone) });
+    await s.audit.log.publish(namespaceOf(zone), { epoch: 1, digest: sha256Hex(bytes) });
+    const log = new EventLog({ bucket: s.bucket, log: s.audit.log });
+    log.add(zone, events(1, 2));
+    await log.close();
+    await s.close();
+    const r = await verifyDataDir(dir);
+    expect(r.zones[0]!.problems).toEqual([]);
+    expect(r.zones[0]).toMatchObject({ batches: 2, epochs: 2, events: 3 });
+    expect(r.zones[0]!.coverage).toMatchObject({ batches: 1 });
+  });
+
+  it('commits coverage counts with the events, and writes a coverage-only batch when nothing was found', async () => {
+    const dir = temp();
+    const s = await open(dir);
+    const log = new EventLog({ bucket: s.bucket, log: s.audit.log, intervalMs: 60_000, coverageIntervalMs: 20 });
+    log.count(zone, 'scanned');
+    log.count(zone, 'scanned', true);
+    log.count(zone, 'binary');
+    log.count(zone, 'filtered');
+    log.count(zone, 'overBudget');
+    // No events: one batch of the counts alone, after the coverage interval.
+    await expect.poll(() => log.stats.epochsPublished, { timeout: 10_000 }).toBe(1);
+    log.count(zone, 'scanned');
+    log.add(zone, events(2));
+    await log.flush();
+    await log.close();
+    await s.close();
+    const r = await verifyDataDir(dir);
+    expect(r.ok).toBe(true);
+    const z = r.zones[0]!;
+    expect(z).toMatchObject({ batches: 2, events: 2 });
+    expect(z.coverage).toMatchObject({
+      batches: 2, seen: 6, scanned: 3, truncated: 1, eventsDropped: 0,
+      skipped: { overBudget: 1, binary: 1, filtered: 1, noBody: 0, queueFull: 0, failed: 0 },
+    });
+    expect(Date.parse(z.coverage!.from)).toBeLessThanOrEqual(Date.parse(z.coverage!.to));
+  });
+
+  it('chains the intervals: each batch starts where the previous one ended, across a restart', async () => {
+    const dir = temp();
+    let s = await open(dir);
+    let log = new EventLog({ bucket: s.bucket, log: s.audit.log });
+    log.count(zone, 'noBody');
+    await log.close();
+    await s.close();
+    s = await open(dir);
+    log = new EventLog({ bucket: s.bucket, log: s.audit.log });
+    await log.recover();
+    log.add(zone, events(1));
+    await log.close();
+    const headers = [];
+    for (const n of [1, 2]) headers.push(JSON.parse(Buffer.from(await (await s.bucket.get(batchKey(zone, n)))!.arrayBuffer()).toString().split('\n')[0]!) as { from: string; to: string; coverage: { seen: number } });
+    await s.close();
+    expect(headers[1]!.from).toBe(headers[0]!.to);
+    expect(headers.map((h) => h.coverage.seen)).toEqual([1, 0]);
+  });
+
+  it('counts events dropped at the buffer bound in the coverage of the batch', async () => {
+    const dir = temp();
+    const s = await open(dir);
+    const log = new EventLog({ bucket: s.bucket, log: s.audit.log, maxBuffered: 1 });
+    log.add(zone, events(3));
+    await log.close();
+    await s.close();
+    expect((await verifyDataDir(dir)).zones[0]!.coverage).toMatchObject({ eventsDropped: 2, seen: 0 });
+  });
+
+  it('fails a batch whose header was altered, and one whose event was', async () => {
+    const dir = temp();
+    const s = await open(dir);
+    const log = new EventLog({ bucket: s.bucket, log: s.audit.log, size: 2 });
+    log.count(zone, 'scanned');
+    log.add(zone, events(4));
+    await log.close();
+    for (const [n, from, to] of [[1, '"seen":1', '"seen":0'], [2, '1111', '1112']] as const) {
+      const text = Buffer.from(await (await s.bucket.get(batchKey(zone, n)))!.arrayBuffer()).toString();
+      expect(text).toContain(from);
+      await s.bucket.delete(batchKey(zone, n));
+      await s.bucket.put(batchKey(zone, n), text.replace(from, to));
+    }
+    await s.close();
+    const r = await verifyDataDir(dir);
+    expect(r.zones[0]!.problems.map((p) => [p.code, p.batch])).toEqual([['VERIFY_DIGEST_MISMATCH', 1], ['VERIFY_BAD_BATCH', 1], ['VERIFY_DIGEST_MISMATCH', 2]]);
+    expect(r.zones[0]!.coverage).toBeNull();
   });
 
   it('writes a partial batch after the interval', async () => {

@@ -192,7 +192,9 @@ export async function readBatches(dataDir: string): Promise<Map<string, { bytes:
       const page = await bucket.list({ prefix: 'events/', ...(cursor === undefined ? {} : { cursor }) });
       for (const o of page.objects) {
         const bytes = Buffer.from(await (await bucket.get(o.key))!.arrayBuffer());
-        out.set(o.key, { bytes, events: bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEvent) });
+        // A format 2 batch starts with its header (coverage), which is not an event.
+        const lines = bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEvent & { version?: number });
+        out.set(o.key, { bytes, events: lines.filter((l) => l.version === undefined) });
       }
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor !== undefined);

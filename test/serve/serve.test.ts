@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchKey, sha256Hex, zoneIdOfHost, type LogEvent } from '../../src/serve/index.js';
+import { batchDigest, batchKey, zoneIdOfHost, type LogEvent } from '../../src/serve/index.js';
 import { openBucket } from '../../src/storage/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, spawnServe, startOrigin, tempDir, type Origin, type OriginBody, type ServeProcess } from './helpers.js';
@@ -199,7 +199,7 @@ describe('leakscan serve', () => {
 
     const r = await verify();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`VERIFY_DIGEST_MISMATCH: ${k1} has SHA-256 ${sha256Hex(Buffer.from(forged))}`);
+    expect(r.stdout).toContain(`VERIFY_DIGEST_MISMATCH: ${k1} has Merkle root ${batchDigest(Buffer.from(forged))}`);
     expect(r.stdout).toContain('FAILED');
     const json = JSON.parse((await verify('--format', 'json')).stdout) as { ok: boolean; zones: Array<{ problems: Array<{ code: string; key: string }> }> };
     expect(json.ok).toBe(false);
