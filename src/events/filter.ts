@@ -18,6 +18,11 @@ export const kOperators: Record<FieldKind, readonly string[]> = {
 
 export interface CompiledFilter {
   test: Predicate;
+  /**
+   * `test` with every datetime condition taken as true: a looser test (AND and OR are monotone and
+   * there is no NOT), so where it fails for every event of an hour, `test` fails too.
+   */
+  untimed: Predicate;
   /** Half-open range of ms every match lies in. */
   from: number;
   to: number;
@@ -87,7 +92,7 @@ function narrow(b: Bounds, op: string, key: string, raw: unknown): void {
   if (op === 'lt') b.to = Math.min(b.to, t);
 }
 
-function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: Set<string>, state: { nestedTime: boolean }): Predicate {
+function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: Set<string>, state: { nestedTime: boolean; untimed: boolean }): Predicate {
   const tests: Predicate[] = [];
   for (const [key, raw] of Object.entries(node)) {
     if (raw === undefined) continue;
@@ -109,7 +114,7 @@ function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: 
     }
     const cmp = compare(op, key, field.kind, raw);
     const value = field.value;
-    tests.push((e) => cmp(value(e)));
+    tests.push(field.kind === 'time' && state.untimed ? () => true : (e) => cmp(value(e)));
   }
   return tests.length === 1 ? tests[0]! : (e) => tests.every((t) => t(e));
 }
@@ -118,7 +123,8 @@ function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: 
 export function compileFilter(filter: Record<string, unknown> | null | undefined): CompiledFilter {
   const bounds = { from: kMinTime, to: kMaxTime };
   const fields = new Set<string>();
-  const state = { nestedTime: false };
+  const state = { nestedTime: false, untimed: false };
   const test = filter ? compileNode(filter, bounds, fields, state) : () => true;
-  return { test, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime };
+  const untimed = filter ? compileNode(filter, null, new Set(), { nestedTime: false, untimed: true }) : () => true;
+  return { test, untimed, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime };
 }

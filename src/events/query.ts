@@ -1,12 +1,16 @@
 /**
  * The two queries over the index: a zone's events in time order (`firewallEventsAdaptive`) and their
  * counts grouped by dimensions (`firewallEventsAdaptiveGroups`). Both read one zone's time range of the
- * index; the groups query takes whole hours from the hourly per-rule totals when the dimensions and
- * the filter need nothing else, and reads single events only for the partial hours at either end.
+ * index, helped by the hourly totals (per rule, action, host, method and status):
+ * - a list whose filter names only fields the totals hold reads only the hours where some total
+ *   passes the filter (a rare rule, or a host with no events, reads few events or none);
+ * - groups by such dimensions count whole hours from the totals, and read single events only for the
+ *   partial hours at either end of the range.
+ * Filters on the path, description or ray name read every event of the range.
  */
 import { dimensionOf } from './fields.js';
 import { compileFilter, type CompiledFilter } from './filter.js';
-import { kHourMs, type EventIndex, type IndexedEvent } from './store.js';
+import { kHourMs, type EventIndex, type HourCount, type IndexedEvent } from './store.js';
 
 export interface ListOptions {
   filter?: Record<string, unknown> | null | undefined;
@@ -19,12 +23,33 @@ export function listEvents(index: EventIndex, zone: string, options: ListOptions
   const f = compileFilter(options.filter);
   const out: IndexedEvent[] = [];
   if (options.limit <= 0) return out;
-  for (const e of index.scan(zone, { from: f.from, to: f.to, descending: options.descending })) {
-    if (!f.test(e)) continue;
-    out.push(e);
-    if (out.length >= options.limit) break;
+  const fields = [...f.fields];
+  const prune = fields.some((n) => n !== 'datetime') && fields.every((n) => kHourlyFields.has(n));
+  const ranges = prune ? hoursWithMatches(index, zone, f, options.descending) : [[f.from, f.to] as const];
+  for (const [from, to] of ranges) {
+    for (const e of index.scan(zone, { from, to, descending: options.descending })) {
+      if (!f.test(e)) continue;
+      out.push(e);
+      if (out.length >= options.limit) return out;
+    }
   }
   return out;
+}
+
+/** The parts of the filter's range in hours where some hourly total passes the filter (time aside), in scan order. */
+function* hoursWithMatches(index: EventIndex, zone: string, f: CompiledFilter, descending: boolean): Generator<readonly [number, number]> {
+  const clip = (hour: number) => [Math.max(hour, f.from), Math.min(hour + kHourMs, f.to)] as const;
+  let hour: number | undefined;
+  let hit = false;
+  for (const h of index.hourCounts(zone, Math.floor(f.from / kHourMs) * kHourMs, f.to, descending)) {
+    if (h.hour !== hour) {
+      if (hit) yield clip(hour!);
+      hour = h.hour;
+      hit = false;
+    }
+    if (!hit && f.untimed(hourEvent(h))) hit = true;
+  }
+  if (hit) yield clip(hour!);
 }
 
 export interface GroupOptions {
@@ -41,17 +66,18 @@ export interface Group {
   dimensions: Record<string, string | number>;
 }
 
-/** Fields an hourly total knows: a group by them, filtered by them, can be counted from totals. */
-const kHourlyFields = new Set(['ruleId', 'rulesetId', 'action', 'source', 'datetime']);
-const kHourlyDimensions = new Set(['ruleId', 'rulesetId', 'action', 'source', 'datetimeHour', 'date']);
+/** Fields an hourly total knows (the constant ones included): a group by them, filtered by them, can be counted from totals. */
+const kKnownPerHour = ['ruleId', 'rulesetId', 'action', 'source', 'kind', 'clientRequestHTTPHost', 'clientRequestHTTPMethodName', 'edgeResponseStatus', 'originResponseStatus', 'clientRequestQuery', 'clientIP', 'clientAsn', 'clientCountryName', 'userAgent'];
+const kHourlyFields = new Set([...kKnownPerHour, 'datetime']);
+const kHourlyDimensions = new Set([...kKnownPerHour, 'datetimeHour', 'date']);
 
 function fromTotals(f: CompiledFilter, dimensions: readonly string[]): boolean {
   return f.timeOnlyInRange && [...f.fields].every((n) => kHourlyFields.has(n)) && dimensions.every((d) => kHourlyDimensions.has(d));
 }
 
 /** An hourly total as an event at the hour's start, carrying what the total knows. */
-function hourEvent(hour: number, ruleId: string, rulesetId: string, action: string): IndexedEvent {
-  return { ms: hour, batch: 0, seq: 0, id: '', action, rulesetId, ruleId, description: '', host: '', method: '', path: '', status: 0, contentType: null, requestId: '', confidence: '' };
+function hourEvent(h: HourCount): IndexedEvent {
+  return { ms: h.hour, batch: 0, seq: 0, id: '', action: h.action, rulesetId: h.rulesetId, ruleId: h.ruleId, description: '', host: h.host, method: h.method, path: '', status: h.status, contentType: null, requestId: '', confidence: '' };
 }
 
 class Counter {
@@ -96,7 +122,7 @@ export function groupEvents(index: EventIndex, zone: string, options: GroupOptio
   if (fromTotals(f, options.dimensions) && firstHour < endHour) {
     countScan(index, zone, f, f.from, firstHour, counter);
     for (const h of index.hourCounts(zone, firstHour, endHour)) {
-      const e = hourEvent(h.hour, h.ruleId, h.rulesetId, h.action);
+      const e = hourEvent(h);
       if (f.test(e)) counter.add(e, h.count);
     }
     countScan(index, zone, f, endHour, f.to, counter);

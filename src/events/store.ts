@@ -4,7 +4,8 @@
  * nothing a batch does not. It can be deleted and rebuilt from the batches at any time.
  *
  *   events   [zone, ms, batch, seq]                    → the event's stored fields
- *   hours    [zone, hourMs, ruleId, rulesetId, action] → events in that hour (for group counts)
+ *   hours    [zone, hourMs, ruleId, rulesetId, action, host, method, status] → events in that hour
+ *            (group counts without reading events; which hours can hold a match at all)
  *   batches  [zone, batch]                             → events indexed from it (makes indexing idempotent)
  *
  * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
@@ -34,12 +35,15 @@ export interface IndexedEvent {
   confidence: string;
 }
 
-/** Events in one hour of one zone, per rule. */
+/** Events in one hour of one zone with the same rule, action, host, method and status. */
 export interface HourCount {
   hour: number;
   ruleId: string;
   rulesetId: string;
   action: string;
+  host: string;
+  method: string;
+  status: number;
   count: number;
 }
 
@@ -127,11 +131,11 @@ export class EventIndex {
       const hours = new Map<string, { key: Key; count: number }>();
       for (const { ms, seq, value } of parsed) {
         this.#events.put([zone, ms, n, seq], value);
-        const key: Key = [zone, Math.floor(ms / kHourMs) * kHourMs, value.ruleId, value.rulesetId, value.action];
-        const id = JSON.stringify(key);
-        const h = hours.get(id) ?? { key, count: 0 };
-        h.count++;
-        hours.set(id, h);
+        const hour = Math.floor(ms / kHourMs) * kHourMs;
+        const id = `${hour}\0${value.ruleId}\0${value.rulesetId}\0${value.action}\0${value.host}\0${value.method}\0${value.status}`;
+        const h = hours.get(id);
+        if (h) h.count++;
+        else hours.set(id, { key: [zone, hour, value.ruleId, value.rulesetId, value.action, value.host, value.method, value.status], count: 1 });
       }
       for (const { key, count } of hours.values()) this.#hours.put(key, (this.#hours.get(key) ?? 0) + count);
       this.#batches.put([zone, n], parsed.length);
@@ -165,10 +169,13 @@ export class EventIndex {
     }
   }
 
-  /** Per-rule counts of the zone's whole hours starting in [fromHour, toHour). */
-  *hourCounts(zone: string, fromHour: number, toHour: number): Generator<HourCount> {
-    for (const { key, value } of this.#hours.getRange({ start: [zone, fromHour], end: [zone, toHour] })) {
-      yield { hour: key[1] as number, ruleId: key[2] as string, rulesetId: key[3] as string, action: key[4] as string, count: value };
+  /** The zone's hourly counts of the hours starting in [fromHour, toHour), in hour order (or reversed). */
+  *hourCounts(zone: string, fromHour: number, toHour: number, descending = false): Generator<HourCount> {
+    const lo: Key = [zone, fromHour];
+    const hi: Key = [zone, toHour];
+    for (const { key, value } of this.#hours.getRange(descending ? { start: hi, end: lo, reverse: true } : { start: lo, end: hi })) {
+      const [, hour, ruleId, rulesetId, action, host, method, status] = key as [string, number, string, string, string, string, string, number];
+      yield { hour, ruleId, rulesetId, action, host, method, status, count: value };
     }
   }
 
