@@ -116,11 +116,16 @@ export const kHelp: Readonly<Record<string, Help>> = {
   },
   verify: {
     exit: [
-      ['0', 'every batch verifies'],
-      ['1', 'something does not (the report says what)'],
+      ['0', 'every batch verifies (with --event or --proof: the event is proven)'],
+      ['1', 'something does not (the report says what; with --event or --proof, an SDD_ERR_PROOF_* or SDD_ERR_EVENT_NOT_FOUND code)'],
       ['2', 'usage error, no data in the directory, or the directory is in use by a running service'],
     ],
-    examples: ['leakscan stop && leakscan verify', 'leakscan verify --zone shop.example --format json'],
+    examples: [
+      'leakscan stop && leakscan verify',
+      'leakscan verify --zone shop.example --format json',
+      'leakscan verify --event ID --format json     # prints the proof; ID: an event id (leakscan events)',
+      'leakscan verify --proof proof.json --public-key KEY       # anyone: KEY is the line `leakscan serve` prints',
+    ],
   },
   events: {
     exit: [

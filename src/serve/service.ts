@@ -30,6 +30,7 @@ import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
+import { createEventProofHandler } from './event-proof.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -178,7 +179,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
     const apiHandle = createApiHandler({ service, tokens, onError, graphql });
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
-    const handlers: PortHandler[] = [apiHandle, dashboard, ...(options.handlers ?? [])];
+    const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
+    const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
       void (async () => {
         for (const h of handlers) if (await h(req, res)) return;

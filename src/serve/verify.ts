@@ -14,10 +14,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
+import { LeakscanError } from '../errors.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
 import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, kBatchFormat, parseCoverage, type BatchHeader, type Coverage } from './batch-format.js';
 import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
+import { kEventIdPattern, proveEvent, type EventProof } from './event-proof.js';
 import { zoneOfIdOrHost } from './zones.js';
 
 export interface VerifyOptions {
@@ -306,4 +308,64 @@ export function formatVerifyReport(report: VerifyReport): string {
   if (report.zones.length === 0) out += 'no zones: nothing stored yet\n';
   else out += `${failed === 0 ? 'OK' : 'FAILED'}: ${report.zones.length - failed} of ${report.zones.length} zones verified (signatures checked with ${keys})\n`;
   return out;
+}
+
+/**
+ * `leakscan verify --event ID`: finds event `id` in DIR's batches (of `options.zone`, or of every zone)
+ * and returns it with its inclusion proof, checked against the log's keys (or `options.publicKey`).
+ * Throws LeakscanError with the proof's code (SDD_ERR_EVENT_NOT_FOUND, SDD_ERR_PROOF_*).
+ * @example
+ * const { event, proof } = await proveEventInDataDir('.leakscan', '9f1c…e2-0');
+ */
+export async function proveEventInDataDir(dataDir: string, id: string, options: VerifyOptions = {}): Promise<EventProof & { keys: KeyInfo[] }> {
+  if (!kEventIdPattern.test(id)) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--event ${JSON.stringify(id)} is not an event id (<32 hex digits>-<n>)`);
+  let only: string | undefined;
+  if (options.zone !== undefined) {
+    only = zoneOfIdOrHost(options.zone);
+    if (only === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
+  }
+  const keys = keysFor(dataDir, options);
+  const locked = (e: unknown): unknown => dataLockedError(e, '; stop `leakscan serve` first, or ask its API (GET /client/v4/zones/{zone}/security/events/{id}/proof)');
+  let audit: Awaited<ReturnType<typeof openAuditLog>>;
+  try {
+    audit = await openAuditLog(dataDir);
+  } catch (e) {
+    throw locked(e);
+  }
+  let events: Awaited<ReturnType<typeof openBucket>> | null = null;
+  try {
+    const eventsDir = join(dataDir, 'events');
+    if (existsSync(eventsDir)) events = await openBucket({ dir: eventsDir });
+  } catch (e) {
+    await audit.close();
+    throw locked(e);
+  }
+  try {
+    const list = keys ?? audit.log.info().keys;
+    const zones = only !== undefined ? [only] : events === null ? [] : (await listPrefixes(events, 'events/')).map((p) => /^events\/([0-9a-f]{32})\/$/.exec(p)?.[1]).filter((z): z is string => z !== undefined);
+    let last: unknown = new LeakscanError('SDD_ERR_EVENT_NOT_FOUND', `${id} in ${only === undefined ? 'any zone' : `zone ${only}`} of ${dataDir}`);
+    for (const zone of zones) {
+      try {
+        return { ...(await proveEvent(events!, audit.log, zone, id, list)), keys: list };
+      } catch (e) {
+        if (!(e instanceof LeakscanError && e.code === 'SDD_ERR_EVENT_NOT_FOUND')) throw e;
+        if (only !== undefined) last = e;
+      }
+    }
+    throw last;
+  } finally {
+    await events?.close();
+    await audit.close();
+  }
+}
+
+/** The keys to check with: `--public-key`, else null (the log's own list); refuses a DIR without audit data. */
+function keysFor(dataDir: string, options: VerifyOptions): KeyInfo[] | null {
+  if (options.publicKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(options.publicKey)) {
+    throw new ServeError('SERVE_ERR_INVALID_OPTION', '--public-key must be 64 hex digits (an Ed25519 public key)');
+  }
+  if (!existsSync(join(auditDir(dataDir), 'keys.json'))) {
+    throw new ServeError('SERVE_ERR_NO_DATA', `${dataDir} has no audit/keys.json (start \`leakscan serve --data ${dataDir}\` once to create it)`);
+  }
+  return options.publicKey === undefined ? null : [{ public_key: options.publicKey.toLowerCase(), not_before: 0 }];
 }
