@@ -188,13 +188,14 @@ describe('detections', () => {
   it('exports a formula-looking or quoted value as text, and re-masks a value altered in storage, on the page too', async () => {
     const key = batchKey(zone, 1);
     const original = await (await bucket.get(key))!.text();
-    const lines = original.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The batch's header line (format 2) stays as it is; the events follow it.
+    const [header, ...lines] = original.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     lines[0]!['path'] = '=HYPERLINK("http://evil.example","x")';
     lines[1]!['path'] = '+1-2';
     lines[2]!['path'] = '@SUM(A1)';
     lines[3]!['path'] = '\tx,"y"\r\nz';
     lines[4]!['redacted'] = '4111111111111111'; // a raw value written into the bucket behind the service's back
-    await bucket.put(key, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    await bucket.put(key, [header, ...lines].map((l) => `${JSON.stringify(l)}\n`).join(''));
     try {
       const csv = await (await fetch(`${d.base}${page}.csv`, { headers: { cookie: b.cookie } })).text();
       expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
