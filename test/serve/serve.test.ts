@@ -148,7 +148,7 @@ describe('leakscan serve', () => {
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
     const shown = await (await fetch(`${svc.dashboard}zones/${zone}/sensitive-data/detections`, { headers: { cookie } })).text();
     for (const key of before.keys()) expect(shown).toContain(`data-batch="${Number(key.slice(-17, -7))}" data-state="verified"`);
-    for (const { path, rule } of expected) expect(shown, path).toMatch(new RegExp(`<code>${rule.source.replace(/^\^|\$$/g, '')}[^<]*</code></td><td class="confidence" data-confidence="high">high</td><td>GET ${host}${path}<`));
+    for (const { path, rule } of expected) expect(shown, path).toMatch(new RegExp(`<code>${rule.source.replace(/^\^|\$$/g, '')}[^<]*</code></td><td class="confidence" data-confidence="high">high</td><td class="value"><code>[^<]*</code></td><td class="request">GET ${host}${path}<`));
     for (const v of Object.values(planted)) expect(shown).not.toContain(v);
     expect(await svc.stop('SIGINT')).toBe(0);
 
