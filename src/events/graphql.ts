@@ -87,7 +87,7 @@ function zoneNode(tag: string, ctx: Context): Record<string, unknown> {
     zoneTag: tag,
     firewallEventsAdaptive: (args: DatasetArgs) => {
       const descending = (args.orderBy ?? ['datetime_DESC'])[0] !== 'datetime_ASC';
-      return listEvents(ctx.index, tag, { filter: args.filter, limit: limitOf(args.limit), descending }).map(eventView);
+      return listEvents(ctx.index, tag, { filter: args.filter, limit: limitOf(args.limit), descending }).then((events) => events.map(eventView));
     },
     firewallEventsAdaptiveGroups: (args: DatasetArgs, _ctx: Context, info: GraphQLResolveInfo) => {
       const dimensions = selectedDimensions(info);

@@ -18,16 +18,22 @@ export interface ListOptions {
   descending: boolean;
 }
 
+/** Events read between two turns of the event loop, so a long scan never holds the service's other work. */
+const kYieldEvery = 4096;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Up to `limit` events of the zone matching the filter, newest or oldest first. */
-export function listEvents(index: EventIndex, zone: string, options: ListOptions): IndexedEvent[] {
+export async function listEvents(index: EventIndex, zone: string, options: ListOptions): Promise<IndexedEvent[]> {
   const f = compileFilter(options.filter);
   const out: IndexedEvent[] = [];
   if (options.limit <= 0) return out;
   const fields = [...f.fields];
   const prune = fields.some((n) => n !== 'datetime') && fields.every((n) => kHourlyFields.has(n));
   const ranges = prune ? hoursWithMatches(index, zone, f, options.descending) : [[f.from, f.to] as const];
+  let read = 0;
   for (const [from, to] of ranges) {
     for (const e of index.scan(zone, { from, to, descending: options.descending })) {
+      if (++read % kYieldEvery === 0) await turn();
       if (!f.test(e)) continue;
       out.push(e);
       if (out.length >= options.limit) return out;
@@ -92,9 +98,13 @@ class Counter {
   }
 }
 
-function countScan(index: EventIndex, zone: string, f: CompiledFilter, from: number, to: number, counter: Counter): void {
+async function countScan(index: EventIndex, zone: string, f: CompiledFilter, from: number, to: number, counter: Counter): Promise<void> {
   if (from >= to) return;
-  for (const e of index.scan(zone, { from, to, descending: false })) if (f.test(e)) counter.add(e, 1);
+  let read = 0;
+  for (const e of index.scan(zone, { from, to, descending: false })) {
+    if (++read % kYieldEvery === 0) await turn();
+    if (f.test(e)) counter.add(e, 1);
+  }
 }
 
 function sortGroups(groups: Group[], orderBy: readonly string[]): Group[] {
@@ -114,20 +124,22 @@ function sortGroups(groups: Group[], orderBy: readonly string[]): Group[] {
 }
 
 /** Counts of the zone's matching events per distinct value of `dimensions`, sorted, at most `limit`. */
-export function groupEvents(index: EventIndex, zone: string, options: GroupOptions): Group[] {
+export async function groupEvents(index: EventIndex, zone: string, options: GroupOptions): Promise<Group[]> {
   const f = compileFilter(options.filter);
   const counter = new Counter(options.dimensions);
   const firstHour = Math.ceil(f.from / kHourMs) * kHourMs;
   const endHour = Math.floor(f.to / kHourMs) * kHourMs;
   if (fromTotals(f, options.dimensions) && firstHour < endHour) {
-    countScan(index, zone, f, f.from, firstHour, counter);
+    await countScan(index, zone, f, f.from, firstHour, counter);
+    let read = 0;
     for (const h of index.hourCounts(zone, firstHour, endHour)) {
+      if (++read % kYieldEvery === 0) await turn();
       const e = hourEvent(h);
       if (f.test(e)) counter.add(e, h.count);
     }
-    countScan(index, zone, f, endHour, f.to, counter);
+    await countScan(index, zone, f, endHour, f.to, counter);
   } else {
-    countScan(index, zone, f, f.from, f.to, counter);
+    await countScan(index, zone, f, f.from, f.to, counter);
   }
   return sortGroups([...counter.groups.values()], options.orderBy).slice(0, Math.max(0, options.limit));
 }
