@@ -43,6 +43,14 @@ export const kCodes = {
   SDD_ERR_GRAPHQL_ARGUMENT: { status: 200, message: 'error parsing args' },
   SDD_ERR_GRAPHQL_ZONE: { status: 200, message: 'zones are not authorized' },
   SDD_ERR_GRAPHQL_INTERNAL: { status: 200, message: 'internal error' },
+  // Alerts (the Notifications API under /client/v4/accounts/{account_id}/alerting/v3, webhook delivery);
+  // `v4` is the number of the v4 envelope's error entry.
+  SDD_ERR_ALERT_FORBIDDEN: { status: 403, v4: 10000, message: "alerting is managed with an all-zones token, on the service's account id" },
+  SDD_ERR_ALERT_INVALID: { status: 400, v4: 20002, message: 'invalid value' },
+  SDD_ERR_ALERT_UNSUPPORTED: { status: 400, v4: 20002, message: 'not supported by leakscan alerting' },
+  SDD_ERR_ALERT_NOT_FOUND: { status: 404, v4: 10003, message: 'could not find' },
+  SDD_ERR_ALERT_IN_USE: { status: 400, v4: 20014, message: 'the destination is used by a policy' },
+  SDD_ERR_ALERT_DELIVERY: { status: 502, message: 'the webhook did not accept the alert' },
 } as const;
 
 export type Code = keyof typeof kCodes;
