@@ -118,7 +118,7 @@ class Capture {
   readonly #complete: (chunks: Buffer[], bytes: number) => void;
   readonly #overBudget: () => void;
 
-  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void, overBudget: () => void = () => {}) {
+  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void, overBudget: () => void) {
     this.#limit = limit;
     this.#backlog = backlog;
     this.#complete = complete;
@@ -411,7 +411,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
         // the budget before it runs, so they must not stay reachable from here.
         chunks = [];
       });
-    });
+    }, overBudget);
     // Nothing to run for this zone: let the bytes go as soon as that is known.
     void decided.then((rules) => {
       if (rules === null) {

@@ -16,7 +16,7 @@ import { checkEventProof, createEventProofHandler, startServe, verifyDataDir, zo
 import { openBucket } from '../../src/storage/index.js';
 import type { InclusionProof } from '../../src/proofs/index.js';
 import { runCli } from '../cli/helpers.js';
-import { bodies, get, plant, readBatches, startOrigin, tempDir, type Origin } from './helpers.js';
+import { bodies, deploy, get, plant, readBatches, startOrigin, tempDir, type Origin } from './helpers.js';
 
 const planted = plant();
 const host = 'shop.example';
@@ -50,6 +50,67 @@ afterAll(async () => {
   await svc?.close();
   await origin?.close();
   d.remove();
+});
+
+/** The real in-thread scanner behind a gate: nothing is scanned until `open()`. */
+class GatedScanner extends LocalScanner {
+  #open!: () => void;
+  readonly #gate = new Promise<void>((resolve) => (this.#open = resolve));
+  open(): void {
+    this.#open();
+  }
+  override async analyze(...args: Parameters<LocalScanner['analyze']>): ReturnType<LocalScanner['analyze']> {
+    await this.#gate;
+    return super.analyze(...args);
+  }
+}
+
+describe('coverage when the scanner cannot keep up', () => {
+  it('counts bodies refused by the backlog budget and by its queue, beside the ones scanned', async () => {
+    const dir = tempDir('leakscan-coverage-bound-');
+    const scanner = new GatedScanner({ allRules: true });
+    const z = '22222222222222222222222222222222';
+    const s = await startServe({
+      dataDir: dir.dir, port: 0, auditPort: 0, proxyPort: 0, origin: origin.url, zones: { defaultZone: z },
+      createScanner: async () => scanner, batch: { intervalMs: 20 }, backlog: { maxBytes: 256 * 1024, maxJobs: 1, concurrency: 1 }, onError: () => {},
+    });
+    try {
+      await deploy(s.api.url, s.admin.token, z);
+      // One scanning, one waiting, two refused by the queue; then 1 MiB that does not fit the budget.
+      for (let i = 0; i < 4; i++) await get(`${s.proxy!.url}/api/user.json`, host);
+      await get(`${s.proxy!.url}/big?mb=1`, host);
+      await expect.poll(() => s.stats().backlog!.bodiesDropped, { timeout: 10_000 }).toBe(2);
+      scanner.open();
+      await s.flush();
+    } finally {
+      scanner.open();
+      await s.close();
+    }
+    const c = (await verifyDataDir(dir.dir)).zones[0]!.coverage;
+    dir.remove();
+    expect(c).toMatchObject({ seen: 5, scanned: 2, skipped: { queueFull: 2, overBudget: 1, binary: 0, filtered: 0, noBody: 0, failed: 0 } });
+  }, 60_000);
+
+  it('counts a failed scan as failed, not as scanned', async () => {
+    const dir = tempDir('leakscan-coverage-failed-');
+    const failing = new LocalScanner({ allRules: true });
+    failing.analyze = () => Promise.reject(new Error('worker timed out'));
+    const z = '33333333333333333333333333333333';
+    const s = await startServe({
+      dataDir: dir.dir, port: 0, auditPort: 0, proxyPort: 0, origin: origin.url, zones: { defaultZone: z },
+      createScanner: async () => failing, batch: { intervalMs: 20 }, onError: () => {},
+    });
+    try {
+      await deploy(s.api.url, s.admin.token, z);
+      await get(`${s.proxy!.url}/api/user.json`, host);
+      await s.flush();
+    } finally {
+      await s.close();
+    }
+    const c = (await verifyDataDir(dir.dir)).zones[0]!.coverage;
+    dir.remove();
+    expect(c).toMatchObject({ seen: 1, scanned: 0, skipped: { failed: 1 } });
+  }, 60_000);
 });
 
 describe('coverage and proofs', () => {
