@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RulesetsApiError, type ApiErrorEntry, type RulesetService } from '../rulesets/index.js';
 import { kTokenPattern, tokenAllows, type TokenInfo, type TokenStore } from './tokens.js';
-import { matchRoute, type GraphqlEndpoint, type RouteContext } from './routes.js';
+import { matchRoute, type AlertingEndpoint, type GraphqlEndpoint, type RouteContext } from './routes.js';
+import { kCodes, LeakscanError } from '../errors.js';
 
 /** Path prefix of the v4 API (`http://127.0.0.1:8787/client/v4`). */
 export const kApiPrefix = '/client/v4';
@@ -13,6 +14,8 @@ export interface ApiDeps {
   tokens: TokenStore;
   /** `POST /graphql` (the events query); without it that path is `7000 No route`. */
   graphql?: GraphqlEndpoint;
+  /** `/accounts/{account}/alerting/v3/…` (the Notifications API); without it those paths are `7000 No route`. */
+  alerting?: AlertingEndpoint;
   /** Unexpected errors (bugs, disk failures): the client gets a 500 envelope; default prints to stderr. */
   onError?: (err: unknown) => void;
 }
@@ -122,6 +125,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
       const ctx: RouteContext = {
         service: deps.service,
         graphql: deps.graphql,
+        alerting: deps.alerting,
         params: route.params,
         query: url.searchParams,
         dryRun: dryRunText === 'true',
@@ -135,6 +139,10 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
     } catch (err) {
       if (err instanceof RulesetsApiError) {
         if (!res.headersSent) sendError(res, err);
+      } else if (err instanceof LeakscanError && 'v4' in kCodes[err.code]) {
+        // A capability's catalogued error with a v4 number (src/errors.ts): its message starts with the code.
+        const entry = { code: (kCodes[err.code] as { v4: number }).v4, message: `${err.code}: ${err.message}` };
+        if (!res.headersSent) sendErrors(res, err.status, [entry]);
       } else {
         onError(err);
         if (!res.headersSent) sendError(res, new RulesetsApiError('INTERNAL'));

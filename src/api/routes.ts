@@ -4,9 +4,23 @@ import type { TokenInfo } from './tokens.js';
 /** Answers a GraphQL request body for a token (the events query, src/events; mounted by service.ts). */
 export type GraphqlEndpoint = (body: unknown, token: TokenInfo) => Promise<unknown>;
 
+/** One Notifications API call (src/alerts answers it; mounted by service.ts). */
+export interface AlertingCall {
+  method: string;
+  resource: 'webhooks' | 'policies' | 'history' | 'available_alerts';
+  account: string;
+  id: string | undefined;
+  body: unknown;
+  query: URLSearchParams;
+  token: TokenInfo;
+  dryRun: boolean;
+}
+export type AlertingEndpoint = (call: AlertingCall) => Promise<{ result: unknown; resultInfo?: Record<string, unknown> }>;
+
 export interface RouteContext {
   service: RulesetService;
   graphql: GraphqlEndpoint | undefined;
+  alerting?: AlertingEndpoint | undefined;
   params: Record<string, string>;
   query: URLSearchParams;
   dryRun: boolean;
@@ -40,6 +54,8 @@ const kParams: Record<string, RegExp> = {
   version: /^[1-9][0-9]{0,9}$/,
   phase: /^[a-z][a-z0-9_]{0,63}$/,
   tag: /^[A-Za-z0-9_.-]{1,64}$/,
+  webhook: /^[0-9a-f]{32}$/,
+  policy: /^[0-9a-f]{32}$/,
 };
 
 const ok = (result: unknown): RouteResult => ({ result });
@@ -65,6 +81,16 @@ function page<T>(items: T[], query: URLSearchParams): RouteResult {
 
 const z = 'zones/:zone/rulesets';
 const a = 'accounts/:account/rulesets';
+const al = 'accounts/:account/alerting/v3';
+
+/** Handlers of an alerting route: each method is one call of the Notifications API (src/alerts). */
+function alerting(resource: AlertingCall['resource'], id: string | null, ...methods: ('GET' | 'POST' | 'PUT' | 'DELETE')[]): Route['methods'] {
+  const one = (method: string): Handler => async (c) => {
+    if (c.alerting === undefined) throw new RulesetsApiError('NO_ROUTE');
+    return c.alerting({ method, resource, account: c.params['account']!, id: id === null ? undefined : c.params[id], body: c.body, query: c.query, token: c.token, dryRun: c.dryRun });
+  };
+  return Object.fromEntries(methods.map((m) => [m, one(m)]));
+}
 
 /**
  * The route table, mirroring Cloudflare's REST paths (and the SDK's `rulesets`, `rulesets.rules`,
@@ -148,6 +174,13 @@ const kRoutes: Route[] = [
     pattern: [a, ':ruleset/versions/:version/by_tag/:tag'],
     methods: { GET: async (c) => ok(c.service.managedByTag(c.params['ruleset']!, c.params['version']!, c.params['tag']!)) },
   },
+  // The Notifications API (SDK `alerting.*`): the service's one account id, an all-zones token (src/alerts).
+  { pattern: [al, 'destinations/webhooks'], methods: alerting('webhooks', null, 'GET', 'POST') },
+  { pattern: [al, 'destinations/webhooks/:webhook'], methods: alerting('webhooks', 'webhook', 'GET', 'PUT', 'DELETE') },
+  { pattern: [al, 'policies'], methods: alerting('policies', null, 'GET', 'POST') },
+  { pattern: [al, 'policies/:policy'], methods: alerting('policies', 'policy', 'GET', 'PUT', 'DELETE') },
+  { pattern: [al, 'history'], methods: alerting('history', null, 'GET') },
+  { pattern: [al, 'available_alerts'], methods: alerting('available_alerts', null, 'GET') },
   {
     // Cloudflare's GraphQL Analytics endpoint; each zone the query names is checked against the token there.
     pattern: ['graphql'],

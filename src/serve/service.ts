@@ -31,6 +31,7 @@ import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
 import { createEventProofHandler } from './event-proof.js';
+import { Alerts, alertOptionsFromEnv, type AlertOptions } from '../alerts/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -56,6 +57,8 @@ export interface ServeOptions {
   workers?: number;
   batch?: BatchOptions;
   backlog?: BacklogOptions;
+  /** Spike alerts' thresholds, retries and account id (src/alerts); `LEAKSCAN_ALERT_*` variables override them. */
+  alerts?: AlertOptions;
   /** How long `close()` lets proxied exchanges in progress finish. Default 10 s. */
   drainMs?: number;
   /** More handlers on the API port, tried after the Rulesets API (the dashboard mounts here). */
@@ -88,6 +91,8 @@ export interface ServeHandle {
   readonly publicKey: string;
   /** Batches published by the start-up repair (written but unpublished at the last stop). */
   readonly recovered: number;
+  /** The account id of the Notifications API (`/accounts/{accountId}/alerting/v3`). */
+  readonly accountId: string;
   readonly rulesets: RulesetService;
   stats(): ServeStats;
   /** Writes and publishes every event accepted so far (tests; the service does it by size and time). */
@@ -175,9 +180,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const indexed = await index.catchUp(storedBatches(bucket));
     if (indexed.batches > 0) log(`indexed: ${indexed.events} events of ${indexed.batches} stored batches`);
     cleanup.push(() => events.close());
+    // Spike alerts (src/alerts): fed every zone's new events below; closed after the proxy has drained.
+    const alerts = await Alerts.open(options.dataDir, alertOptionsFromEnv(process.env, options.alerts), onError);
+    cleanup.push(() => alerts.close());
+    log(`alerting account: ${alerts.accountId}`);
 
     const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
-    const apiHandle = createApiHandler({ service, tokens, onError, graphql });
+    const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call) });
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
     const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
     const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
@@ -224,7 +233,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           zones,
           rules: (zone, traffic) => service.effectiveRules(zone, traffic),
           backlog,
-          onEvents: (zone, list) => void events.add(zone, list),
+          onEvents: (zone, list) => {
+            events.add(zone, list);
+            alerts.observe(zone, list);
+          },
           onCoverage: (zone, outcome, truncated) => events.count(zone, outcome, truncated),
           reach: (level) => scanner.reach(level),
           scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
@@ -247,6 +259,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       created: audit.material.created,
       publicKey: audit.material.signing.signer.public.hex,
       recovered: recovered.published,
+      accountId: alerts.accountId,
       rulesets: service,
       stats: () => ({
         proxy: proxy?.stats() ?? null,
@@ -257,6 +270,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       flush: async () => {
         await backlog?.idle();
         await events.flush();
+        await alerts.idle();
       },
       // Reverse start order: proxy drains, the backlog empties, events are written and published,
       // the scanner stops, then the API, the events bucket and the audit log close.
