@@ -304,7 +304,7 @@ export interface DetectionsView {
 }
 
 const kStateText: Record<DetectionBatch['state'], string> = {
-  verified: 'verified: its SHA-256 is signed in epoch',
+  verified: 'verified: its digest is signed in epoch',
   pending: 'pending: not yet published as epoch',
   failed: 'FAILED verification against epoch',
 };
