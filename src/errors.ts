@@ -51,6 +51,13 @@ export const kCodes = {
   SDD_ERR_ALERT_NOT_FOUND: { status: 404, v4: 10003, message: 'could not find' },
   SDD_ERR_ALERT_IN_USE: { status: 400, v4: 20014, message: 'the destination is used by a policy' },
   SDD_ERR_ALERT_DELIVERY: { status: 502, message: 'the webhook did not accept the alert' },
+  // Logpush-style export jobs (`/client/v4/zones/{zone_id}/logpush/jobs`, src/logpush); a delivery
+  // failure is not an API answer: it is the job's `error_message`.
+  SDD_ERR_LOGPUSH_JOB_NOT_FOUND: { status: 404, v4: 10003, message: 'no Logpush job of this zone has this id' },
+  SDD_ERR_LOGPUSH_DATASET: { status: 400, v4: 20002, message: 'the dataset is not one a job can push (only firewall_events)' },
+  SDD_ERR_LOGPUSH_DESTINATION: { status: 400, v4: 20002, message: 'destination_conf is not a supported destination (an https:// URL)' },
+  SDD_ERR_LOGPUSH_INVALID: { status: 400, v4: 20002, message: 'invalid Logpush job' },
+  SDD_ERR_LOGPUSH_DELIVERY: { status: 502, message: 'the destination did not accept a file' },
 } as const;
 
 export type Code = keyof typeof kCodes;
