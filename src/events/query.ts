@@ -47,7 +47,7 @@ function* hoursWithMatches(index: EventIndex, zone: string, f: CompiledFilter, d
   const clip = (hour: number) => [Math.max(hour, f.from), Math.min(hour + kHourMs, f.to)] as const;
   let hour: number | undefined;
   let hit = false;
-  for (const h of index.hourCounts(zone, Math.floor(f.from / kHourMs) * kHourMs, f.to, descending)) {
+  for (const h of index.hourCounts(zone, Math.floor(f.from / kHourMs) * kHourMs, f.to, descending, perRule(f, []))) {
     if (h.hour !== hour) {
       if (hit) yield clip(hour!);
       hour = h.hour;
@@ -72,10 +72,18 @@ export interface Group {
   dimensions: Record<string, string | number>;
 }
 
-/** Fields an hourly total knows (the constant ones included): a group by them, filtered by them, can be counted from totals. */
-const kKnownPerHour = ['ruleId', 'rulesetId', 'action', 'source', 'kind', 'clientRequestHTTPHost', 'clientRequestHTTPMethodName', 'edgeResponseStatus', 'originResponseStatus', 'clientRequestQuery', 'clientIP', 'clientAsn', 'clientCountryName', 'userAgent'];
+/** Fields a per-rule hourly total knows (the constant ones included), and those the full hourly totals add. */
+const kKnownPerRule = ['ruleId', 'rulesetId', 'action', 'source', 'kind', 'clientRequestQuery', 'clientIP', 'clientAsn', 'clientCountryName', 'userAgent'];
+const kKnownPerHour = [...kKnownPerRule, 'clientRequestHTTPHost', 'clientRequestHTTPMethodName', 'edgeResponseStatus', 'originResponseStatus'];
+const kRuleFields = new Set([...kKnownPerRule, 'datetime']);
 const kHourlyFields = new Set([...kKnownPerHour, 'datetime']);
+const kRuleDimensions = new Set([...kKnownPerRule, 'datetimeHour', 'date']);
 const kHourlyDimensions = new Set([...kKnownPerHour, 'datetimeHour', 'date']);
+
+/** Whether the per-rule totals (fewer rows) say all the filter and the dimensions need. */
+function perRule(f: CompiledFilter, dimensions: readonly string[]): boolean {
+  return [...f.fields].every((n) => kRuleFields.has(n)) && dimensions.every((d) => kRuleDimensions.has(d));
+}
 
 function fromTotals(f: CompiledFilter, dimensions: readonly string[]): boolean {
   return f.timeOnlyInRange && [...f.fields].every((n) => kHourlyFields.has(n)) && dimensions.every((d) => kHourlyDimensions.has(d));
@@ -83,7 +91,7 @@ function fromTotals(f: CompiledFilter, dimensions: readonly string[]): boolean {
 
 /** An hourly total as an event at the hour's start, carrying what the total knows. */
 function hourEvent(h: HourCount): IndexedEvent {
-  return { ms: h.hour, batch: 0, seq: 0, id: '', action: h.action, rulesetId: h.rulesetId, ruleId: h.ruleId, description: '', host: h.host, method: h.method, path: '', status: h.status, contentType: null, requestId: '', confidence: '' };
+  return { ms: h.hour, batch: 0, seq: 0, action: h.action, rulesetId: h.rulesetId, ruleId: h.ruleId, description: '', host: h.host, method: h.method, path: '', status: h.status, requestId: '', confidence: '' };
 }
 
 class Counter {
@@ -132,7 +140,7 @@ export async function groupEvents(index: EventIndex, zone: string, options: Grou
   if (fromTotals(f, options.dimensions) && firstHour < endHour) {
     await countScan(index, zone, f, f.from, firstHour, counter);
     let read = 0;
-    for (const h of index.hourCounts(zone, firstHour, endHour)) {
+    for (const h of index.hourCounts(zone, firstHour, endHour, false, perRule(f, options.dimensions))) {
       if (++read % kYieldEvery === 0) await turn();
       const e = hourEvent(h);
       if (f.test(e)) counter.add(e, h.count);

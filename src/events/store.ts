@@ -6,7 +6,9 @@
  *   events   [zone, ms, batch, seq]                    → the event's stored fields
  *   hours    [zone, hourMs, ruleId, rulesetId, action, host, method, status] → events in that hour
  *            (group counts without reading events; which hours can hold a match at all)
+ *   rules    [zone, hourMs, ruleId, rulesetId, action] → the same per rule only (a few rows per hour)
  *   batches  [zone, batch]                             → events indexed from it (makes indexing idempotent)
+ *   meta     'format'                                  → the layout's number; another one is cleared and rebuilt
  *
  * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
  * so queries and batch writes go on side by side (also across processes: `leakscan events` reads
@@ -21,7 +23,6 @@ export interface IndexedEvent {
   ms: number;
   batch: number;
   seq: number;
-  id: string;
   action: string;
   rulesetId: string;
   ruleId: string;
@@ -30,7 +31,6 @@ export interface IndexedEvent {
   method: string;
   path: string;
   status: number;
-  contentType: string | null;
   requestId: string;
   confidence: string;
 }
@@ -59,6 +59,15 @@ export interface BatchSource {
 
 export const kHourMs = 3_600_000;
 
+/** The index's layout; an index of another number is emptied on open and rebuilt from the batches. */
+const kFormat = 2;
+
+function tally(counts: Map<string, { key: Key; count: number }>, id: string, key: () => Key): void {
+  const c = counts.get(id);
+  if (c) c.count++;
+  else counts.set(id, { key: key(), count: 1 });
+}
+
 type Key = (string | number)[];
 type StoredValue = Omit<IndexedEvent, 'ms' | 'batch' | 'seq'>;
 
@@ -76,7 +85,6 @@ function parseLine(line: string, zone: string, n: number): { ms: number; seq: nu
   const ms = Date.parse(str(e['timestamp']));
   if (e['zone'] !== zone || e['batch'] !== n || !Number.isInteger(e['seq']) || !Number.isFinite(ms)) return undefined;
   const value: StoredValue = {
-    id: str(e['id']),
     action: str(e['action'], 'log'),
     rulesetId: str(e['rulesetId']),
     ruleId: str(e['ruleId']),
@@ -85,7 +93,6 @@ function parseLine(line: string, zone: string, n: number): { ms: number; seq: nu
     method: str(e['method']),
     path: str(e['path']),
     status: typeof e['status'] === 'number' ? e['status'] : 0,
-    contentType: typeof e['contentType'] === 'string' ? e['contentType'] : null,
     requestId: str(e['requestId']),
     confidence: str(e['confidence'], 'high'),
   };
@@ -103,6 +110,7 @@ export class EventIndex {
   readonly #env: RootDatabase;
   readonly #events: Database<StoredValue, Key>;
   readonly #hours: Database<number, Key>;
+  readonly #rules: Database<number, Key>;
   readonly #batches: Database<number, Key>;
 
   constructor(path: string) {
@@ -111,7 +119,16 @@ export class EventIndex {
     // Shared structures keep each event's field names out of its record (a third of its size).
     this.#events = this.#env.openDB<StoredValue, Key>({ name: 'events', sharedStructuresKey: Symbol.for('structures') });
     this.#hours = this.#env.openDB<number, Key>({ name: 'hours' });
+    this.#rules = this.#env.openDB<number, Key>({ name: 'rules' });
     this.#batches = this.#env.openDB<number, Key>({ name: 'batches' });
+    const meta = this.#env.openDB<number, string>({ name: 'meta' });
+    if (meta.get('format') !== kFormat) {
+      // An index of another layout (or none): emptied, so the next catch-up rebuilds it from the batches.
+      this.#env.transactionSync(() => {
+        for (const db of [this.#events, this.#hours, this.#rules, this.#batches]) db.clearSync();
+        meta.putSync('format', kFormat);
+      });
+    }
   }
 
   /** Whether batch n of the zone is indexed. */
@@ -129,15 +146,16 @@ export class EventIndex {
     return this.#env.transaction(() => {
       if (this.#batches.get([zone, n]) !== undefined) return 0;
       const hours = new Map<string, { key: Key; count: number }>();
+      const rules = new Map<string, { key: Key; count: number }>();
       for (const { ms, seq, value } of parsed) {
         this.#events.put([zone, ms, n, seq], value);
         const hour = Math.floor(ms / kHourMs) * kHourMs;
-        const id = `${hour}\0${value.ruleId}\0${value.rulesetId}\0${value.action}\0${value.host}\0${value.method}\0${value.status}`;
-        const h = hours.get(id);
-        if (h) h.count++;
-        else hours.set(id, { key: [zone, hour, value.ruleId, value.rulesetId, value.action, value.host, value.method, value.status], count: 1 });
+        const rule = `${hour}\0${value.ruleId}\0${value.rulesetId}\0${value.action}`;
+        tally(rules, rule, () => [zone, hour, value.ruleId, value.rulesetId, value.action]);
+        tally(hours, `${rule}\0${value.host}\0${value.method}\0${value.status}`, () => [zone, hour, value.ruleId, value.rulesetId, value.action, value.host, value.method, value.status]);
       }
       for (const { key, count } of hours.values()) this.#hours.put(key, (this.#hours.get(key) ?? 0) + count);
+      for (const { key, count } of rules.values()) this.#rules.put(key, (this.#rules.get(key) ?? 0) + count);
       this.#batches.put([zone, n], parsed.length);
       return parsed.length;
     });
@@ -169,12 +187,17 @@ export class EventIndex {
     }
   }
 
-  /** The zone's hourly counts of the hours starting in [fromHour, toHour), in hour order (or reversed). */
-  *hourCounts(zone: string, fromHour: number, toHour: number, descending = false): Generator<HourCount> {
+  /**
+   * The zone's hourly counts of the hours starting in [fromHour, toHour), in hour order (or reversed):
+   * per rule, action, host, method and status, or with `perRule` per rule and action only (fewer rows;
+   * `host` and `method` are then empty and `status` 0).
+   */
+  *hourCounts(zone: string, fromHour: number, toHour: number, descending = false, perRule = false): Generator<HourCount> {
     const lo: Key = [zone, fromHour];
     const hi: Key = [zone, toHour];
-    for (const { key, value } of this.#hours.getRange(descending ? { start: hi, end: lo, reverse: true } : { start: lo, end: hi })) {
-      const [, hour, ruleId, rulesetId, action, host, method, status] = key as [string, number, string, string, string, string, string, number];
+    const db = perRule ? this.#rules : this.#hours;
+    for (const { key, value } of db.getRange(descending ? { start: hi, end: lo, reverse: true } : { start: lo, end: hi })) {
+      const [, hour, ruleId, rulesetId, action, host = '', method = '', status = 0] = key as [string, number, string, string, string, string?, string?, number?];
       yield { hour, ruleId, rulesetId, action, host, method, status, count: value };
     }
   }

@@ -4,7 +4,9 @@
  * and the GraphQL errors for what the schema does not have.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeEventsQuery, type EventIndex, type EventsAccess, type GraphqlResponse } from '../../src/events/index.js';
+import { join } from 'node:path';
+import { open as openLmdb } from 'lmdb';
+import { executeEventsQuery, openEventIndex, type EventIndex, type EventsAccess, type GraphqlResponse } from '../../src/events/index.js';
 import { batchOf, tempIndex, type SyntheticEvent } from './helpers.js';
 
 const Z = 'a1'.repeat(16);
@@ -146,6 +148,14 @@ describe('firewallEventsAdaptiveGroups', () => {
     ]);
   });
 
+  it('counts per host and status from hourly totals and from single events alike', async () => {
+    const window = 'datetime_geq: "2026-05-01T10:30:00Z", datetime_lt: "2026-05-01T12:50:00Z"';
+    const byTotals = await groups(`filter: { ${window} }, limit: 100, orderBy: [datetimeHour_ASC, clientRequestHTTPHost_ASC, edgeResponseStatus_ASC]`, 'datetimeHour clientRequestHTTPHost edgeResponseStatus');
+    const byEvents = await groups(`filter: { ${window}, clientRequestPath_like: "/p/%" }, limit: 100, orderBy: [datetimeHour_ASC, clientRequestHTTPHost_ASC, edgeResponseStatus_ASC]`, 'datetimeHour clientRequestHTTPHost edgeResponseStatus');
+    expect(byTotals).toEqual(byEvents);
+    expect(byTotals.reduce((n, g) => n + (g['count'] as number), 0)).toBe(7);
+  });
+
   it('groups by any event dimension and filters on it', async () => {
     expect(await groups('filter: { clientRequestHTTPHost: "api.example" }, limit: 10, orderBy: [edgeResponseStatus_ASC]', 'clientRequestHTTPHost edgeResponseStatus')).toEqual([
       { count: 6, dimensions: { clientRequestHTTPHost: 'api.example', edgeResponseStatus: 200 } },
@@ -162,6 +172,28 @@ describe('the index', () => {
       expect(await u.index.addBatch(Z, 1, bytes)).toBe(3);
       expect(await u.index.addBatch(Z, 1, bytes)).toBe(0);
       expect([...u.index.hourCounts(Z, 0, Date.UTC(2030, 0))].reduce((s, h) => s + h.count, 0)).toBe(3);
+    } finally {
+      await u.remove();
+    }
+  });
+
+  it('empties an index of another layout on open, and the catch-up rebuilds it', async () => {
+    const u = tempIndex();
+    const stored = batchOf(Z, 1, day.slice(0, 2));
+    try {
+      await u.index.addBatch(Z, 1, stored);
+      await u.index.close();
+      const env = openLmdb({ path: join(u.dir, 'events-index.mdb') });
+      await env.openDB<number, string>({ name: 'meta' }).put('format', 1);
+      await env.close();
+      const again = openEventIndex(join(u.dir, 'events-index.mdb'));
+      try {
+        expect(again.zones()).toEqual([]);
+        expect(await again.catchUp({ zones: async () => [Z], batches: async () => [1], read: async () => stored })).toEqual({ batches: 1, events: 2 });
+        expect([...again.scan(Z, { from: 0, to: Date.UTC(2030, 0), descending: false })].map((e) => e.path)).toEqual(p(0, 1));
+      } finally {
+        await again.close();
+      }
     } finally {
       await u.remove();
     }
