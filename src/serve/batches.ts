@@ -131,6 +131,8 @@ export interface EventLogOptions extends BatchOptions {
   bucket: StoreBucket;
   log: AuditLog;
   onError?: (err: unknown) => void;
+  /** Batch n of the zone is written and its epoch published (also by `recover()`); must not wait or throw. */
+  onPublished?: (zone: string, n: number) => void;
 }
 
 function isAudit(e: unknown, code: string): boolean {
@@ -153,6 +155,7 @@ export class EventLog {
   readonly #maxBuffered: number;
   readonly #coverageInterval: number;
   readonly #onError: (err: unknown) => void;
+  readonly #onPublished: (zone: string, n: number) => void;
   readonly #zones = new Map<string, ZoneBuffer>();
   #buffered = 0;
   #closed = false;
@@ -174,6 +177,7 @@ export class EventLog {
     this.#maxBuffered = options.maxBuffered ?? kBatchDefaults.maxBuffered;
     this.#coverageInterval = options.coverageIntervalMs ?? kBatchDefaults.coverageIntervalMs;
     this.#onError = options.onError ?? (() => {});
+    this.#onPublished = options.onPublished ?? (() => {});
   }
 
   /** Events buffered and not yet written. */
@@ -364,6 +368,7 @@ export class EventLog {
       }
     }
     st.published = n;
+    this.#onPublished(st.zone, n);
   }
 
   #flushZone(zone: string, z: ZoneBuffer): Promise<void> {
