@@ -30,6 +30,8 @@ export interface GraphqlResponse {
 
 /** Largest `limit` of a dataset query, Cloudflare's for `firewallEventsAdaptive`. */
 export const kMaxLimit = 10_000;
+/** Zones one query may read (Cloudflare's endpoint answers at most 10 at once), bounding a query's work. */
+export const kMaxZones = 10;
 const kDefaultLimit = 100;
 const kZoneTag = /^[0-9a-f]{32}$/;
 
@@ -111,6 +113,7 @@ function zonesOf(args: ZonesArgs, ctx: Context): Record<string, unknown>[] {
   const named = f.zoneTag != null ? [f.zoneTag] : f.zoneTag_in != null ? f.zoneTag_in : null;
   let tags: string[];
   if (named !== null) {
+    if (named.length > kMaxZones) throw coded('SDD_ERR_GRAPHQL_ARGUMENT', `error parsing args: at most ${kMaxZones} zones per query`);
     const refused = named.filter((t) => !kZoneTag.test(t) || !ctx.access.canRead(t));
     if (refused.length > 0) throw coded('SDD_ERR_GRAPHQL_ZONE', `zones [${refused.join(' ')}] are not authorized`);
     tags = [...new Set(named)];
@@ -118,7 +121,7 @@ function zonesOf(args: ZonesArgs, ctx: Context): Record<string, unknown>[] {
     tags = ctx.index.zones().filter((t) => ctx.access.canRead(t)).sort();
   }
   if (f.zoneTag_gt != null) tags = tags.filter((t) => t > f.zoneTag_gt!);
-  return tags.slice(0, limitOf(args.limit)).map((t) => zoneNode(t, ctx));
+  return tags.slice(0, Math.min(kMaxZones, limitOf(args.limit))).map((t) => zoneNode(t, ctx));
 }
 
 function formatError(e: GraphQLError, fallback: Code, onError: (err: unknown) => void): GraphqlError {

@@ -284,6 +284,8 @@ describe('GraphQL errors', () => {
     expect(await codeOf(`{ viewer { ${zone} { firewallEventsAdaptive(limit: 1, filter: { datetime_geq: "yesterday" }) { ruleId } } } }`)).toEqual(['SDD_ERR_GRAPHQL_ARGUMENT', 'error parsing args: datetime_geq: "yesterday" is not an RFC 3339 time such as 2026-05-01T12:00:00Z']);
     expect(await codeOf(`{ viewer { ${zone} { firewallEventsAdaptive(limit: 10001) { ruleId } } } }`)).toEqual(['SDD_ERR_GRAPHQL_ARGUMENT', 'error parsing args: limit must be an integer from 1 to 10000']);
     expect((await codeOf(`{ viewer { ${zone} { firewallEventsAdaptiveGroups(limit: 5, orderBy: [ruleId_ASC]) { count } } } }`))[0]).toBe('SDD_ERR_GRAPHQL_ARGUMENT');
+    const eleven = Array.from({ length: 11 }, (_, i) => `"${i.toString(16).padStart(32, '0')}"`).join(', ');
+    expect(await codeOf(`{ viewer { zones(filter: { zoneTag_in: [${eleven}] }) { zoneTag } } }`)).toEqual(['SDD_ERR_GRAPHQL_ARGUMENT', 'error parsing args: at most 10 zones per query']);
   });
 
   it('refuses what is not a GraphQL request or not GraphQL', async () => {
