@@ -5,8 +5,10 @@
  * destination's secret in `cf-webhook-auth`; a quiet zone gets nothing; a delivery pending at a stop
  * is sent after the restart, once.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -138,6 +140,8 @@ describe('Data Loss Protection spike alerts', () => {
     expect(body['alert_correlation_id']).toMatch(/^[0-9a-f-]{36}$/);
     expect((body['data'] as { events: number }).events).toBeGreaterThanOrEqual(kMinEvents);
     expect(JSON.stringify(body)).not.toContain(planted.card);
+    // The stored delivery (its body and text) is a sink too.
+    expect(await readFile(join(data.dir, 'alerts', 'state.json'), 'utf8')).not.toContain(planted.card);
 
     const history = [];
     for await (const h of cf.alerting.history.list({ account_id: svc.accountId })) history.push(h);
