@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RulesetsApiError, type ApiErrorEntry, type RulesetService } from '../rulesets/index.js';
 import { kTokenPattern, tokenAllows, type TokenInfo, type TokenStore } from './tokens.js';
-import { matchRoute, type AlertingEndpoint, type GraphqlEndpoint, type RouteContext } from './routes.js';
+import { matchRoute, type AlertingEndpoint, type GraphqlEndpoint, type LogpushEndpoint, type RouteContext } from './routes.js';
 import { kCodes, LeakscanError } from '../errors.js';
 
 /** Path prefix of the v4 API (`http://127.0.0.1:8787/client/v4`). */
@@ -14,6 +14,8 @@ export interface ApiDeps {
   tokens: TokenStore;
   /** `POST /graphql` (the events query); without it that path is `7000 No route`. */
   graphql?: GraphqlEndpoint;
+  /** `/zones/{zone}/logpush/jobs[/{id}]` (src/logpush); without it those paths are `7000 No route`. */
+  logpush?: LogpushEndpoint;
   /** `/accounts/{account}/alerting/v3/…` (the Notifications API); without it those paths are `7000 No route`. */
   alerting?: AlertingEndpoint;
   /** Unexpected errors (bugs, disk failures): the client gets a 500 envelope; default prints to stderr. */
@@ -125,6 +127,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
       const ctx: RouteContext = {
         service: deps.service,
         graphql: deps.graphql,
+        logpush: deps.logpush,
         alerting: deps.alerting,
         params: route.params,
         query: url.searchParams,

@@ -9,4 +9,4 @@
 export { startApiServer, openApi, type ApiServer, type ApiServerOptions } from './server.js';
 export { createApiHandler, readBodyCapped, sendNoRoute, kApiPrefix, kMaxBodyBytes, type ApiDeps } from './handler.js';
 export { TokenStore, ensureAdminToken, kTokenPattern, tokenAllows, type TokenInfo, type TokenPermission } from './tokens.js';
-export { matchRoute, type GraphqlEndpoint } from './routes.js';
+export { matchRoute, type GraphqlEndpoint, type LogpushEndpoint } from './routes.js';

@@ -4,6 +4,15 @@ import type { TokenInfo } from './tokens.js';
 /** Answers a GraphQL request body for a token (the events query, src/events; mounted by service.ts). */
 export type GraphqlEndpoint = (body: unknown, token: TokenInfo) => Promise<unknown>;
 
+/** A zone's Logpush jobs (src/logpush; mounted by service.ts); refusals are LeakscanErrors with a v4 number. */
+export interface LogpushEndpoint {
+  list(zone: string): Promise<unknown[]>;
+  create(zone: string, body: unknown, dryRun: boolean): Promise<unknown>;
+  get(zone: string, id: number): Promise<unknown>;
+  update(zone: string, id: number, body: unknown, dryRun: boolean): Promise<unknown>;
+  remove(zone: string, id: number, dryRun: boolean): Promise<unknown>;
+}
+
 /** One Notifications API call (src/alerts answers it; mounted by service.ts). */
 export interface AlertingCall {
   method: string;
@@ -21,6 +30,7 @@ export interface RouteContext {
   service: RulesetService;
   graphql: GraphqlEndpoint | undefined;
   alerting?: AlertingEndpoint | undefined;
+  logpush?: LogpushEndpoint | undefined;
   params: Record<string, string>;
   query: URLSearchParams;
   dryRun: boolean;
@@ -54,6 +64,7 @@ const kParams: Record<string, RegExp> = {
   version: /^[1-9][0-9]{0,9}$/,
   phase: /^[a-z][a-z0-9_]{0,63}$/,
   tag: /^[A-Za-z0-9_.-]{1,64}$/,
+  job: /^[1-9][0-9]{0,9}$/,
   webhook: /^[0-9a-f]{32}$/,
   policy: /^[0-9a-f]{32}$/,
 };
@@ -193,10 +204,31 @@ const kRoutes: Route[] = [
     },
   },
   {
+    pattern: ['zones/:zone/logpush/jobs'],
+    methods: {
+      GET: async (c) => ok(await lp(c).list(c.params['zone']!)),
+      POST: async (c) => ok(await lp(c).create(c.params['zone']!, c.body, c.dryRun)),
+    },
+  },
+  {
+    pattern: ['zones/:zone/logpush/jobs/:job'],
+    methods: {
+      GET: async (c) => ok(await lp(c).get(c.params['zone']!, Number(c.params['job']))),
+      PUT: async (c) => ok(await lp(c).update(c.params['zone']!, Number(c.params['job']), c.body, c.dryRun)),
+      DELETE: async (c) => ok(await lp(c).remove(c.params['zone']!, Number(c.params['job']), c.dryRun)),
+    },
+  },
+  {
     pattern: ['user/tokens/verify'],
     methods: { GET: async (c) => ok({ id: c.token.id, status: 'active' }) },
   },
 ];
+
+/** The Logpush jobs endpoint, or `7000 No route` when the service runs without it. */
+function lp(c: RouteContext): LogpushEndpoint {
+  if (c.logpush === undefined) throw new RulesetsApiError('NO_ROUTE');
+  return c.logpush;
+}
 
 /** Account routes serve only the managed ruleset, which is the same for every zone. */
 function managedOnly(c: RouteContext): void {
