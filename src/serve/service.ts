@@ -20,13 +20,12 @@ import { Detections } from './detections.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
 import { openBucket, type LocalBucket } from '../storage/index.js';
-import { openLogpush, type LogpushStats } from '../logpush/index.js';
 import type { PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
 import type { Scanner } from '../types.js';
 import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
 import { LevelledScanner } from './levels.js';
-import { EventLog, namespaceOf, type BatchOptions, type EventLogStats } from './batches.js';
+import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
 import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
@@ -52,8 +51,6 @@ export interface ServeOptions {
   origin?: string;
   /** CA certificate(s) (PEM) trusted for an https origin instead of the system's CAs. */
   originCa?: string | Buffer;
-  /** CA certificate(s) (PEM) trusted for Logpush `https://` destinations, in addition to the system's CAs. */
-  logpushCa?: string | Buffer;
   /** Host → zone mapping (see zones.ts). */
   zones?: ZoneMapping;
   /** Worker threads of the scanner pool; default one per core. */
@@ -80,7 +77,6 @@ export interface ServeStats {
   events: EventLogStats;
   /** Events buffered, not yet written. */
   eventsBuffered: number;
-  logpush: LogpushStats;
 }
 
 export interface ServeHandle {
@@ -134,6 +130,15 @@ function checkOrigin(origin: string): URL {
   return u;
 }
 
+/** The alert options with `LEAKSCAN_ALERT_*` applied; a bad value is a bad option of the start. */
+function checkAlertOptions(base: AlertOptions | undefined): AlertOptions {
+  try {
+    return alertOptionsFromEnv(process.env, base);
+  } catch (e) {
+    throw new ServeError('SERVE_ERR_INVALID_OPTION', (e as Error).message, { cause: e });
+  }
+}
+
 /**
  * Starts the whole service on `dataDir`. Resolves once every listener accepts connections.
  * @example
@@ -147,6 +152,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? (() => {});
   const onError = options.onError ?? ((e: unknown) => log(`error: ${(e as Error)?.message ?? String(e)}`));
   const origin = options.origin === undefined ? null : checkOrigin(options.origin);
+  const alertOptions = checkAlertOptions(options.alerts);
   const zones = new ZoneResolver(options.zones);
   const cleanup: Array<() => Promise<void>> = [];
   const unwind = async (): Promise<void> => {
@@ -175,31 +181,22 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       throw dataLockedError(e);
     }
     cleanup.push(() => bucket.close());
-    // Logpush jobs (src/logpush) push each zone's batches up to its latest epoch, woken as each is published.
-    const logpush = await openLogpush({
-      dir: join(options.dataDir, 'logpush'),
-      source: { read: storedBatches(bucket).read, published: (zone) => audit.log.latest(namespaceOf(zone)).then((r) => r.epoch, () => 0) },
-      onError,
-      ...(options.logpushCa === undefined ? {} : { ca: options.logpushCa }),
-    });
-    cleanup.push(() => logpush.close());
     // The events index (src/events): every batch is indexed as it is written, and a start indexes the
     // batches it lacks (a new or deleted index, a crash between writing and indexing).
     const index = openEventIndex(join(options.dataDir, 'events-index.mdb'));
     cleanup.push(() => index.close());
-    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
+    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError });
     const recovered = await events.recover();
-    logpush.start();
     const indexed = await index.catchUp(storedBatches(bucket));
     if (indexed.batches > 0) log(`indexed: ${indexed.events} events of ${indexed.batches} stored batches`);
     cleanup.push(() => events.close());
     // Spike alerts (src/alerts): fed every zone's new events below; closed after the proxy has drained.
-    const alerts = await Alerts.open(options.dataDir, alertOptionsFromEnv(process.env, options.alerts), onError);
+    const alerts = await Alerts.open(options.dataDir, alertOptions, onError);
     cleanup.push(() => alerts.close());
     log(`alerting account: ${alerts.accountId}`);
 
     const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
-    const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call), logpush: logpush.api });
+    const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call) });
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
     const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
     const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
@@ -279,7 +276,6 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         backlog: backlog?.stats() ?? null,
         events: { ...events.stats },
         eventsBuffered: events.buffered,
-        logpush: logpush.stats(),
       }),
       flush: async () => {
         await backlog?.idle();

@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { ServeError, startServe, type ServeHandle } from '../../src/serve/index.js';
 import { runCli } from '../cli/helpers.js';
 import { tempDir } from '../serve/helpers.js';
 
@@ -85,4 +85,17 @@ describe('Notifications API', () => {
     const names = (await cf.alerting.destinations.webhooks.list({ account_id: account })).getPaginatedItems().map((w) => w.name);
     expect(names).toEqual(['kept']);
   }, 60_000);
+
+  it('a bad LEAKSCAN_ALERT_* value is a bad option of the start', async () => {
+    const other = tempDir('leakscan-alerts-env-');
+    process.env['LEAKSCAN_ALERT_MIN_EVENTS'] = 'many';
+    try {
+      const err = await startServe({ dataDir: other.dir, port: 0, auditPort: 0 }).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(ServeError);
+      expect(err).toMatchObject({ code: 'SERVE_ERR_INVALID_OPTION', message: expect.stringContaining('LEAKSCAN_ALERT_MIN_EVENTS=many') });
+    } finally {
+      delete process.env['LEAKSCAN_ALERT_MIN_EVENTS'];
+      other.remove();
+    }
+  });
 });
