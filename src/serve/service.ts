@@ -20,12 +20,13 @@ import { Detections } from './detections.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
 import { openBucket, type LocalBucket } from '../storage/index.js';
+import { openLogpush, type LogpushStats } from '../logpush/index.js';
 import type { PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
 import type { Scanner } from '../types.js';
 import { ScanBacklog, type BacklogOptions, type BacklogStats } from './backlog.js';
 import { LevelledScanner } from './levels.js';
-import { EventLog, type BatchOptions, type EventLogStats } from './batches.js';
+import { EventLog, namespaceOf, type BatchOptions, type EventLogStats } from './batches.js';
 import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
@@ -51,6 +52,8 @@ export interface ServeOptions {
   origin?: string;
   /** CA certificate(s) (PEM) trusted for an https origin instead of the system's CAs. */
   originCa?: string | Buffer;
+  /** CA certificate(s) (PEM) trusted for Logpush `https://` destinations, in addition to the system's CAs. */
+  logpushCa?: string | Buffer;
   /** Host → zone mapping (see zones.ts). */
   zones?: ZoneMapping;
   /** Worker threads of the scanner pool; default one per core. */
@@ -77,6 +80,7 @@ export interface ServeStats {
   events: EventLogStats;
   /** Events buffered, not yet written. */
   eventsBuffered: number;
+  logpush: LogpushStats;
 }
 
 export interface ServeHandle {
@@ -181,12 +185,21 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       throw dataLockedError(e);
     }
     cleanup.push(() => bucket.close());
+    // Logpush jobs (src/logpush) push each zone's batches up to its latest epoch, woken as each is published.
+    const logpush = await openLogpush({
+      dir: join(options.dataDir, 'logpush'),
+      source: { read: storedBatches(bucket).read, published: (zone) => audit.log.latest(namespaceOf(zone)).then((r) => r.epoch, () => 0) },
+      onError,
+      ...(options.logpushCa === undefined ? {} : { ca: options.logpushCa }),
+    });
+    cleanup.push(() => logpush.close());
     // The events index (src/events): every batch is indexed as it is written, and a start indexes the
     // batches it lacks (a new or deleted index, a crash between writing and indexing).
     const index = openEventIndex(join(options.dataDir, 'events-index.mdb'));
     cleanup.push(() => index.close());
-    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError });
+    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
     const recovered = await events.recover();
+    logpush.start();
     const indexed = await index.catchUp(storedBatches(bucket));
     if (indexed.batches > 0) log(`indexed: ${indexed.events} events of ${indexed.batches} stored batches`);
     cleanup.push(() => events.close());
@@ -196,7 +209,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     log(`alerting account: ${alerts.accountId}`);
 
     const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
-    const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call) });
+    const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call), logpush: logpush.api });
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
     const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
     const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
@@ -276,6 +289,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         backlog: backlog?.stats() ?? null,
         events: { ...events.stats },
         eventsBuffered: events.buffered,
+        logpush: logpush.stats(),
       }),
       flush: async () => {
         await backlog?.idle();
