@@ -79,6 +79,27 @@ describe('POST /client/v4/graphql', () => {
     expect(JSON.stringify(r.json)).not.toContain(planted.card);
   });
 
+  it("answers the query of Cloudflare's 'Querying Firewall Events with GraphQL' tutorial over HTTP", async () => {
+    // The tutorial's request body, with our zone tag and a window around now.
+    const body = {
+      query: `query ListFirewallEvents($zoneTag: string, $filter: FirewallEventsAdaptiveFilter_InputObject) {
+        viewer { zones(filter: { zoneTag: $zoneTag }) {
+          firewallEventsAdaptive(filter: $filter limit: 10 orderBy: [datetime_DESC]) {
+            action clientAsn clientCountryName clientIP clientRequestPath clientRequestQuery datetime source userAgent
+          } } } }`,
+      variables: { zoneTag: ZA, filter: { datetime_geq: since, datetime_leq: new Date(Date.now() + 60_000).toISOString() } },
+    };
+    const r = await graphql(svc, readerA, body);
+    expect(r.status).toBe(200);
+    expect(r.json['errors']).toBeNull();
+    const events = eventsOf(r.json);
+    expect(events).toHaveLength(2);
+    for (const e of events) {
+      expect(e).toEqual({ action: 'log', clientAsn: '', clientCountryName: '', clientIP: '', clientRequestPath: '/api/user.json', clientRequestQuery: '', datetime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), source: 'dlp', userAgent: '' });
+    }
+    expect(Date.parse(events[0]!['datetime'] as string)).toBeGreaterThanOrEqual(Date.parse(events[1]!['datetime'] as string));
+  });
+
   it('lets a read token query its zone, and refuses a zone it cannot read as Cloudflare does', async () => {
     const own = await graphql(svc, readerA, { query: kList, variables: { zoneTag: ZA } });
     expect(eventsOf(own.json)).toHaveLength(2);
