@@ -14,6 +14,7 @@ import { ensureTlsMaterial } from '../../src/audit/index.js';
 import { eventsOfBatch, fileName, recordLine } from '../../src/logpush/index.js';
 import { LocalScanner } from '../../src/scanner.js';
 import { startServe, zoneIdOfHost, type ServeHandle } from '../../src/serve/index.js';
+import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, startOrigin, tempDir, type Origin } from '../serve/helpers.js';
 
 const planted = plant();
@@ -206,5 +207,13 @@ describe('firewall_events records', () => {
     expect(eventsOfBatch(bytes, zone, 4)).toHaveLength(0);
     expect(recordLine(events[0]!, ['Datetime', 'RuleID', 'RayID'], 'unixnano')).toBe(`{"Datetime":1777636800123000000,"RuleID":"card-visa","RayID":"${'a'.repeat(32)}"}\n`);
     expect(recordLine(events[0]!, ['Datetime'], 'unix')).toBe('{"Datetime":1777636800}\n');
+  });
+});
+
+describe('leakscan serve --logpush-ca', () => {
+  it('is a usage error when the file cannot be read, before anything starts', async () => {
+    const r = await runCli(['serve', '--data', data.dir, '--port', '0', '--audit-port', '0', '--logpush-ca', 'no-such-ca.pem'], { cwd: recvDir.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot read --logpush-ca no-such-ca.pem');
   });
 });

@@ -15,6 +15,7 @@ interface ServeCliOptions {
   proxyPort: string;
   origin?: string;
   originCa?: string;
+  logpushCa?: string;
   zone?: string[];
   workers?: string;
   batchSize: string;
@@ -40,6 +41,8 @@ function losses(s: ServeStats): Record<string, number> {
     'events dropped (buffer full)': s.events.eventsDropped,
     'batch write errors': s.events.writeErrors,
     'epoch publish errors': s.events.publishErrors,
+    // A failed delivery is retried from the stored batch; a dropped notice is recovered by the sweep.
+    'logpush delivery errors': s.logpush.deliveryErrors,
   };
 }
 
@@ -156,6 +159,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--proxy-port <port>', 'proxy port (with --origin)').default('8080'))
     .option('--origin <url>', 'origin the proxy forwards to (http:// or https://); no proxy without it')
     .option('--origin-ca <file>', 'PEM CA certificate(s) to trust for an https origin, instead of the system CAs')
+    .option('--logpush-ca <file>', 'PEM CA certificate(s) to trust for Logpush https:// destinations, in addition to the system CAs')
     .option('-z, --zone <ID|HOST=ID>', 'zone of every host (ID) or of one host or *.suffix (HOST=ID); repeatable. Default: derived from the Host header', collect)
     .option('--workers <n>', 'scanner worker threads (default: one per core)')
     .addOption(new Option('--batch-size <n>', 'write a zone\'s batch once it holds this many events').default('1000'))
@@ -180,6 +184,14 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
           throw new UsageError(`cannot read --origin-ca ${opts.originCa}: ${(e as Error).message}`);
         }
       }
+      let logpushCa: Buffer | undefined;
+      if (opts.logpushCa !== undefined) {
+        try {
+          logpushCa = readFileSync(resolve(io.cwd, opts.logpushCa));
+        } catch (e) {
+          throw new UsageError(`cannot read --logpush-ca ${opts.logpushCa}: ${(e as Error).message}`);
+        }
+      }
       await serveUntilStopped(io, setExit, {
         dataDir,
         port: integer('--port', opts.port, 0, 65535),
@@ -187,6 +199,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         proxyPort: integer('--proxy-port', opts.proxyPort, 0, 65535),
         ...(opts.origin === undefined ? {} : { origin: opts.origin }),
         ...(originCa === undefined ? {} : { originCa }),
+        ...(logpushCa === undefined ? {} : { logpushCa }),
         zones,
         ...(opts.workers === undefined ? {} : { workers: integer('--workers', opts.workers, 1, 256) }),
         batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
