@@ -68,6 +68,12 @@ export function parseDestination(conf: unknown): URL {
     throw new LeakscanError('SDD_ERR_LOGPUSH_DESTINATION', `${url.protocol}// destinations are not supported: give an https:// URL`);
   }
   if (url.username !== '' || url.password !== '') throw new LeakscanError('SDD_ERR_LOGPUSH_DESTINATION', 'put credentials in a header_Authorization parameter, not in the URL');
+  for (const [k, v] of url.searchParams) {
+    // Checked here so a job that could never send (Node refuses such headers) is refused when created.
+    if (k.startsWith('header_') && (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k.slice(7)) || /[\0-\x08\x0a-\x1f\x7f]/.test(v))) {
+      throw new LeakscanError('SDD_ERR_LOGPUSH_DESTINATION', `${k} is not a valid header name and value`);
+    }
+  }
   return url;
 }
 
