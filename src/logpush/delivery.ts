@@ -228,8 +228,9 @@ export class LogpushDelivery {
   }
 
   async #failed(zone: string, id: number, r: Runner, e: unknown): Promise<void> {
-    this.stats.deliveryErrors++;
+    // A file cut off by close() is not the destination's failure: it is sent again after the next start.
     if (this.#closed) return;
+    this.stats.deliveryErrors++;
     const message = e instanceof LeakscanError ? `${e.code}: ${e.message}` : `SDD_ERR_LOGPUSH_DELIVERY: ${(e as Error)?.message ?? String(e)}`;
     await this.#store
       .update(zone, id, (j) => {
