@@ -19,10 +19,11 @@ export const kOperators: Record<FieldKind, readonly string[]> = {
 export interface CompiledFilter {
   test: Predicate;
   /**
-   * `test` with every datetime condition taken as true: a looser test (AND and OR are monotone and
-   * there is no NOT), so where it fails for every event of an hour, `test` fails too.
+   * `test` with every condition on a field outside `known` (and every datetime condition) taken as
+   * true: a looser test (AND and OR are monotone and there is no NOT), so where it fails for every
+   * event of an hour's totals, `test` fails for every event of that hour too.
    */
-  untimed: Predicate;
+  looser(known: ReadonlySet<string>): Predicate;
   /** Half-open range of ms every match lies in. */
   from: number;
   to: number;
@@ -92,7 +93,13 @@ function narrow(b: Bounds, op: string, key: string, raw: unknown): void {
   if (op === 'lt') b.to = Math.min(b.to, t);
 }
 
-function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: Set<string>, state: { nestedTime: boolean; untimed: boolean }): Predicate {
+interface CompileState {
+  nestedTime: boolean;
+  /** Conditions on these fields are taken as true (looser tests); null: none. */
+  known: ReadonlySet<string> | null;
+}
+
+function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: Set<string>, state: CompileState): Predicate {
   const tests: Predicate[] = [];
   for (const [key, raw] of Object.entries(node)) {
     if (raw === undefined) continue;
@@ -114,7 +121,8 @@ function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: 
     }
     const cmp = compare(op, key, field.kind, raw);
     const value = field.value;
-    tests.push(field.kind === 'time' && state.untimed ? () => true : (e) => cmp(value(e)));
+    const ignored = state.known !== null && (field.kind === 'time' || !state.known.has(name));
+    tests.push(ignored ? () => true : (e) => cmp(value(e)));
   }
   return tests.length === 1 ? tests[0]! : (e) => tests.every((t) => t(e));
 }
@@ -123,8 +131,8 @@ function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: 
 export function compileFilter(filter: Record<string, unknown> | null | undefined): CompiledFilter {
   const bounds = { from: kMinTime, to: kMaxTime };
   const fields = new Set<string>();
-  const state = { nestedTime: false, untimed: false };
+  const state: CompileState = { nestedTime: false, known: null };
   const test = filter ? compileNode(filter, bounds, fields, state) : () => true;
-  const untimed = filter ? compileNode(filter, null, new Set(), { nestedTime: false, untimed: true }) : () => true;
-  return { test, untimed, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime };
+  const looser = (known: ReadonlySet<string>): Predicate => (filter ? compileNode(filter, null, new Set(), { nestedTime: false, known }) : () => true);
+  return { test, looser, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime };
 }

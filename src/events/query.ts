@@ -2,11 +2,12 @@
  * The two queries over the index: a zone's events in time order (`firewallEventsAdaptive`) and their
  * counts grouped by dimensions (`firewallEventsAdaptiveGroups`). Both read one zone's time range of the
  * index, helped by the hourly totals (per rule, action, host, method and status):
- * - a list whose filter names only fields the totals hold reads only the hours where some total
- *   passes the filter (a rare rule, or a host with no events, reads few events or none);
+ * - a list whose filter names a field the totals hold reads only the hours where some total passes
+ *   the filter's conditions on those fields (a rare rule, or a host with no events, reads few events
+ *   or none);
  * - groups by such dimensions count whole hours from the totals, and read single events only for the
  *   partial hours at either end of the range.
- * Filters on the path, description or ray name read every event of the range.
+ * Filters only on the path, description or ray name read every event of the range.
  */
 import { dimensionOf } from './fields.js';
 import { compileFilter, type CompiledFilter } from './filter.js';
@@ -27,9 +28,8 @@ export async function listEvents(index: EventIndex, zone: string, options: ListO
   const f = compileFilter(options.filter);
   const out: IndexedEvent[] = [];
   if (options.limit <= 0) return out;
-  const fields = [...f.fields];
-  const prune = fields.some((n) => n !== 'datetime') && fields.every((n) => kHourlyFields.has(n));
-  const ranges = prune ? hoursWithMatches(index, zone, f, options.descending) : [[f.from, f.to] as const];
+  const known = [...f.fields].filter((n) => n !== 'datetime' && kHourlyFields.has(n));
+  const ranges = known.length > 0 ? hoursWithMatches(index, zone, f, options.descending, known.every((n) => kRuleFields.has(n))) : [[f.from, f.to] as const];
   let read = 0;
   for (const [from, to] of ranges) {
     for (const e of index.scan(zone, { from, to, descending: options.descending })) {
@@ -42,18 +42,19 @@ export async function listEvents(index: EventIndex, zone: string, options: ListO
   return out;
 }
 
-/** The parts of the filter's range in hours where some hourly total passes the filter (time aside), in scan order. */
-function* hoursWithMatches(index: EventIndex, zone: string, f: CompiledFilter, descending: boolean): Generator<readonly [number, number]> {
+/** The parts of the filter's range in hours where some hourly total passes the filter's looser test, in scan order. */
+function* hoursWithMatches(index: EventIndex, zone: string, f: CompiledFilter, descending: boolean, byRule: boolean): Generator<readonly [number, number]> {
   const clip = (hour: number) => [Math.max(hour, f.from), Math.min(hour + kHourMs, f.to)] as const;
+  const passes = f.looser(byRule ? kRuleFields : kHourlyFields);
   let hour: number | undefined;
   let hit = false;
-  for (const h of index.hourCounts(zone, Math.floor(f.from / kHourMs) * kHourMs, f.to, descending, perRule(f, []))) {
+  for (const h of index.hourCounts(zone, Math.floor(f.from / kHourMs) * kHourMs, f.to, descending, byRule)) {
     if (h.hour !== hour) {
       if (hit) yield clip(hour!);
       hour = h.hour;
       hit = false;
     }
-    if (!hit && f.untimed(hourEvent(h))) hit = true;
+    if (!hit && passes(hourEvent(h))) hit = true;
   }
   if (hit) yield clip(hour!);
 }

@@ -109,6 +109,8 @@ describe('firewallEventsAdaptive', () => {
     expect(await paths('{ source: "dlp", action: "log", ruleId_notin: ["card-visa", "us-ssn"] }')).toEqual(p(2, 5, 8, 11));
     expect(await paths('{ source: "waf" }')).toEqual([]);
     expect(await paths('{ clientRequestPath_like: "/p/1%" }')).toEqual(p(1, 10, 11));
+    expect(await paths('{ ruleId: "us-ssn", clientRequestPath_like: "/p/1%" }')).toEqual(p(1, 10));
+    expect(await paths('{ OR: [{ ruleId: "card-visa", clientRequestPath: "/p/3" }, { clientRequestPath_in: ["/p/4", "/p/5"] }] }')).toEqual(p(3, 4, 5));
   });
 
   it('reads only the zone asked for', async () => {
