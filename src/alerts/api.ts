@@ -1,24 +1,14 @@
 /**
  * The Notifications API's resources as the official SDK calls them (`alerting.destinations.webhooks`,
  * `alerting.policies`, `alerting.history`, `alerting.availableAlerts`), under
- * `/accounts/{account_id}/alerting/v3/…`. src/api routes each call here (`AlertingCall`); errors are
+ * `/accounts/{account_id}/alerting/v3/…`. src/api routes each call here (`AlertingCall`, defined there); errors are
  * LeakscanError codes `SDD_ERR_ALERT_*`, answered by the API in the v4 envelope.
  */
+import type { AlertingCall } from '../api/index.js';
 import { LeakscanError } from '../errors.js';
 import { newId, type AlertStore, type DeliveryRecord, type PolicyRecord, type WebhookRecord } from './store.js';
 
-/** One API call, as src/api/routes.ts hands it over. */
-export interface AlertingCall {
-  method: string;
-  resource: 'webhooks' | 'policies' | 'history' | 'available_alerts';
-  account: string;
-  id: string | undefined;
-  body: unknown;
-  query: URLSearchParams;
-  /** The token's zones (`['*']` = every zone) and whether it may write. */
-  token: { zones: string[]; permission: string };
-  dryRun: boolean;
-}
+export type { AlertingCall };
 
 export interface AlertingAnswer {
   result: unknown;

@@ -10,3 +10,4 @@ export { startApiServer, openApi, type ApiServer, type ApiServerOptions } from '
 export { createApiHandler, readBodyCapped, sendNoRoute, kApiPrefix, kMaxBodyBytes, type ApiDeps } from './handler.js';
 export { TokenStore, ensureAdminToken, kTokenPattern, tokenAllows, type TokenInfo, type TokenPermission } from './tokens.js';
 export { matchRoute, type GraphqlEndpoint, type LogpushEndpoint } from './routes.js';
+export type { AlertingCall, AlertingEndpoint } from './routes.js';

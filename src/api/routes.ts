@@ -21,7 +21,8 @@ export interface AlertingCall {
   id: string | undefined;
   body: unknown;
   query: URLSearchParams;
-  token: TokenInfo;
+  /** The token's zones (`['*']` = every zone) and permission: all an alerting call needs of it. */
+  token: Pick<TokenInfo, 'zones' | 'permission'>;
   dryRun: boolean;
 }
 export type AlertingEndpoint = (call: AlertingCall) => Promise<{ result: unknown; resultInfo?: Record<string, unknown> }>;

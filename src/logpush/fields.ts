@@ -6,29 +6,10 @@
  * user agent) are answered empty, as the GraphQL endpoint does, so Cloudflare's field lists work.
  */
 
-/** One event line of a stored batch, as far as a record needs it. */
-export interface StoredEvent {
-  id: string;
-  batch: number;
-  seq: number;
-  timestamp: string;
-  zone: string;
-  action: string;
-  rulesetId: string;
-  ruleId: string;
-  description: string;
-  tags: string[];
-  host: string;
-  method: string;
-  path: string;
-  status: number;
-  contentType: string | null;
-  requestId: string;
-  start: number;
-  end: number;
-  redacted: string;
-  confidence: string;
-}
+import type { LogEvent } from '../serve/index.js';
+
+/** One event line of a stored batch (the service's `LogEvent`, as written). */
+export type StoredEvent = LogEvent;
 
 /** `output_options.timestamp_format`, as Cloudflare names them (`unixnano` is its default). */
 export type TimestampFormat = 'unixnano' | 'unix' | 'rfc3339';

@@ -9,7 +9,7 @@ import { Alerts, type AlertingCall } from '../../src/alerts/index.js';
 import { tempDir } from '../serve/helpers.js';
 
 const Z = '1'.repeat(32);
-const admin = { zones: ['*'], permission: 'edit' };
+const admin = { zones: ['*'], permission: 'edit' as const };
 let answers: number[] = [];
 let got = 0;
 const server = createServer((req, res) => {
