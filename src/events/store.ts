@@ -17,6 +17,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
+// The format module itself, not serve's index: the service imports the events index.
+import { readBatchLines } from '../serve/batch-format.js';
 
 /** One event as the index keeps it: the stored event's fields, without the zone (in the key). */
 export interface IndexedEvent {
@@ -73,15 +75,8 @@ type StoredValue = Omit<IndexedEvent, 'ms' | 'batch' | 'seq'>;
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 
-/** The fields the index keeps of one NDJSON line of zone `zone`'s batch `n`; undefined for a line that is not one of its events. */
-function parseLine(line: string, zone: string, n: number): { ms: number; seq: number; value: StoredValue } | undefined {
-  let e: Record<string, unknown>;
-  try {
-    e = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  if (typeof e !== 'object' || e === null) return undefined;
+/** The fields the index keeps of one event line of zone `zone`'s batch `n`; undefined for a line that is not one of its events. */
+function parseLine(e: Record<string, unknown>, zone: string, n: number): { ms: number; seq: number; value: StoredValue } | undefined {
   const ms = Date.parse(str(e['timestamp']));
   if (e['zone'] !== zone || e['batch'] !== n || !Number.isInteger(e['seq']) || !Number.isFinite(ms)) return undefined;
   const value: StoredValue = {
@@ -141,8 +136,8 @@ export class EventIndex {
    * left as it is (so a repeat cannot count its events twice). Resolves with the events it added.
    */
   async addBatch(zone: string, n: number, bytes: Uint8Array): Promise<number> {
-    const lines = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').split('\n');
-    const parsed = lines.map((l) => (l === '' ? undefined : parseLine(l, zone, n))).filter((p) => p !== undefined);
+    // The batch's lines as verify reads them (a format 2 header left out).
+    const parsed = readBatchLines(bytes, zone, n).objects.map((e) => parseLine(e, zone, n)).filter((p) => p !== undefined);
     return this.#env.transaction(() => {
       if (this.#batches.get([zone, n]) !== undefined) return 0;
       const hours = new Map<string, { key: Key; count: number }>();

@@ -7,6 +7,8 @@
  */
 
 import type { LogEvent } from '../serve/index.js';
+// The format module itself, not serve's index: the service imports logpush.
+import { readBatchLines } from '../serve/batch-format.js';
 
 /** One event line of a stored batch (the service's `LogEvent`, as written). */
 export type StoredEvent = LogEvent;
@@ -69,21 +71,10 @@ export function recordLine(e: StoredEvent, fields: readonly string[], ts: Timest
 }
 
 /**
- * The events of one stored batch of `zone` numbered `n`, in order. The header line of a format 2
- * batch (`{"version":…}`) and any line that is not an event of this batch are left out.
+ * The events of one stored batch of `zone` numbered `n`, in order, read as verify reads a batch: the
+ * header line of a format 2 batch and any line that is not an event of this batch are left out.
  */
 export function eventsOfBatch(bytes: Uint8Array, zone: string, n: number): StoredEvent[] {
-  const out: StoredEvent[] = [];
-  for (const line of Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').split('\n')) {
-    if (line === '') continue;
-    let e: Partial<StoredEvent> & { version?: unknown };
-    try {
-      e = JSON.parse(line) as Partial<StoredEvent>;
-    } catch {
-      continue;
-    }
-    if (typeof e !== 'object' || e === null || e.version !== undefined || e.zone !== zone || e.batch !== n || typeof e.id !== 'string') continue;
-    out.push(e as StoredEvent);
-  }
-  return out;
+  const { objects } = readBatchLines(bytes, zone, n);
+  return objects.filter((e) => e['zone'] === zone && e['batch'] === n && typeof e['id'] === 'string') as unknown as StoredEvent[];
 }

@@ -8,7 +8,8 @@ import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
 import { batchKey, batchNumberOf, batchPrefix, listKeys, namespaceOf } from './batches.js';
 import type { LogEvent } from './events.js';
-import { checkBatch, readBatchLines } from './verify.js';
+import { readBatchLines } from './batch-format.js';
+import { checkBatch } from './verify.js';
 
 /** What one batch holds and whether its epoch vouches for it (the dashboard's detections page shows it). */
 export interface DetectionBatch {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { LeakscanError } from '../errors.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, kBatchFormat, parseCoverage, type BatchHeader, type Coverage } from './batch-format.js';
+import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, readBatchLines, type BatchHeader, type Coverage } from './batch-format.js';
 import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { kEventIdPattern, proveEvent, type EventProof } from './event-proof.js';
@@ -62,65 +62,6 @@ export interface VerifyReport {
 
 const kNamespace = /^events\.([0-9a-f]{32})$/;
 const kEpochKey = /\/([0-9]{16})$/;
-
-/** Why a format 2 header line is not this batch's, or null. */
-function headerProblem(line: string, zone: string, n: number, events: number): { header: BatchHeader | null; problem: string | null } {
-  let h: Record<string, unknown>;
-  try {
-    h = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return { header: null, problem: 'line 1 (the header) is not JSON' };
-  }
-  if (typeof h !== 'object' || h === null || h.version !== kBatchFormat) return { header: null, problem: `line 1 says format ${JSON.stringify(h?.version)}, not ${kBatchFormat}` };
-  if (h.zone !== zone) return { header: null, problem: `the header belongs to zone ${JSON.stringify(h.zone)}` };
-  if (h.batch !== n) return { header: null, problem: `the header says batch ${JSON.stringify(h.batch)}` };
-  if (h.events !== events) return { header: null, problem: `the header says ${JSON.stringify(h.events)} events, the batch holds ${events}` };
-  const coverage = parseCoverage(h.coverage);
-  if (coverage === null) return { header: null, problem: 'the header\'s coverage counts are missing or do not add up' };
-  if (typeof h.from !== 'string' || typeof h.to !== 'string' || !(Date.parse(h.from) <= Date.parse(h.to))) return { header: null, problem: 'the header\'s interval is not from ≤ to' };
-  return { header: { version: kBatchFormat, zone, batch: n, from: h.from, to: h.to, events, coverage }, problem: null };
-}
-
-/**
- * A batch's lines: the first thing wrong with them (null: nothing), how many events it holds, every
- * event line that parses as a JSON object (what the dashboard shows, a bad batch included), and the
- * header of a format 2 batch (its coverage counts).
- */
-export function readBatchLines(bytes: Uint8Array, zone: string, n: number): { events: number; objects: Record<string, unknown>[]; problem: string | null; header: BatchHeader | null } {
-  const text = Buffer.from(bytes).toString('utf8');
-  const complete = text.endsWith('\n');
-  const all = complete ? text.slice(0, -1).split('\n') : text.split('\n');
-  // Format 2: line 1 is the header, and event seq s is on line s + 2.
-  const tree = batchFormatOf(bytes) >= 2;
-  const lines = tree ? all.slice(1) : all;
-  const first = tree ? 1 : 0;
-  const objects: Record<string, unknown>[] = [];
-  let problem: string | null = null;
-  let header: BatchHeader | null = null;
-  if (tree) ({ header, problem } = headerProblem(all[0]!, zone, n, text.length === 0 ? 0 : lines.length));
-  for (let i = 0; i < lines.length; i++) {
-    let e: unknown;
-    const at = i + first + 1;
-    try {
-      e = JSON.parse(lines[i]!);
-    } catch {
-      problem ??= `line ${at} is not JSON`;
-      continue;
-    }
-    const o = e as Record<string, unknown>;
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-      problem ??= `line ${at} is not a JSON object`;
-      continue;
-    }
-    objects.push(o);
-    if (o.zone !== zone) problem ??= `line ${at} belongs to zone ${JSON.stringify(o.zone)}`;
-    else if (o.batch !== n) problem ??= `line ${at} says batch ${JSON.stringify(o.batch)}`;
-    else if (o.seq !== i) problem ??= `line ${at} has seq ${JSON.stringify(o.seq)}, not ${i}`;
-  }
-  if (text.length === 0) return { events: 0, objects, problem: 'the batch is empty', header: null };
-  if (!complete) return { events: 0, objects, problem: 'the last line does not end with a newline', header: null };
-  return { events: lines.length, objects, problem, header: problem === null ? header : null };
-}
 
 function problem(code: VerifyProblemCode, batch: number | null, key: string | null, detail: string): VerifyProblem {
   return { code, batch, key, message: detail || kVerifyProblems[code] };
