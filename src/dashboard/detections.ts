@@ -102,27 +102,11 @@ export function countsByRule(events: Iterable<LogEvent>): RuleCount[] {
 }
 
 /** One exported event: the stored fields by name, and whether its batch verified. */
-export interface ExportRow {
-  batch: number;
-  seq: number;
+export type ExportRow = Omit<LogEvent, 'action' | 'rulesetId' | 'confidence'> & {
   verification: DetectionBatch['state'];
-  id: string;
-  timestamp: string;
-  zone: string;
-  ruleId: string;
-  description: string;
-  tags: string[];
+  /** Null for an event stored before confidence levels existed. */
   confidence: Confidence | null;
-  host: string;
-  method: string;
-  path: string;
-  status: number;
-  contentType: string | null;
-  requestId: string;
-  start: number;
-  end: number;
-  redacted: string;
-}
+};
 
 /** Field order of both formats (the CSV header). */
 export const kExportFields: readonly (keyof ExportRow)[] = [
