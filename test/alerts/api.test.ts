@@ -8,21 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServeError, startServe, type ServeHandle } from '../../src/serve/index.js';
 import { runCli } from '../cli/helpers.js';
 import { tempDir } from '../serve/helpers.js';
+import { apiError as refusal } from '../api/helpers.js';
 
 const Z = 'f'.repeat(32);
 const data = tempDir('leakscan-alerts-api-');
 let svc: ServeHandle;
 let cf: Cloudflare;
-
-async function refusal(p: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { status: number; errors: { code: number; message: string }[] };
-    return { status: e.status, code: e.errors[0]!.code, message: e.errors[0]!.message };
-  }
-  throw new Error('expected the call to fail');
-}
 
 const start = (): Promise<ServeHandle> => startServe({ dataDir: data.dir, port: 0, auditPort: 0, onError: () => {} });
 

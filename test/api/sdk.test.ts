@@ -7,6 +7,7 @@ import { startApiServer, type ApiServer } from '../../src/api/index.js';
 import { keepsFinding, scannerOptionsFor, type Ruleset } from '../../src/rulesets/index.js';
 import { createScanner, managedRuleset } from '../../src/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
+import { apiError } from './helpers.js';
 
 // The official SDK (cloudflare@7.3.0, pinned in devDependencies) against a running server.
 const kManaged = managedRuleset.id;
@@ -17,16 +18,6 @@ const Z2 = '1b2c3d4e5f60718293a4b5c6d7e8f901';
 let dir: string;
 let api: ApiServer;
 let cf: Cloudflare;
-
-async function apiError(p: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { status: number; errors: { code: number; message: string }[] };
-    return { status: e.status, code: e.errors[0]!.code, message: e.errors[0]!.message };
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** What the zone's scanner finds in a body holding one SSN, one e-mail address and one Visa number. */
 async function findingsFor(zone: string, url: string): Promise<string[]> {
