@@ -3,7 +3,12 @@
  * events bucket and checked against its signed epoch with the same check as `leakscan verify`
  * (`checkBatch`). A batch written but not yet published (the service publishes right after writing,
  * or at its next start after a crash) is shown as pending, not as a failure.
+ *
+ * A verified batch stays verified as long as its bytes do not change: the check's result is kept per
+ * batch with the SHA-256 of the bytes it passed, and a later read whose bytes hash the same skips the
+ * epoch lookup, the signature and the Merkle root. Bytes altered since are checked again (and fail).
  */
+import { createHash } from 'node:crypto';
 import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
 import { batchKey, batchNumberOf, batchPrefix, listKeys, namespaceOf } from './batches.js';
@@ -25,9 +30,14 @@ export interface DetectionBatch {
   problems: { code: string; message: string }[];
 }
 
+/** Verified batches remembered (their key and SHA-256: about 150 bytes each). */
+export const kVerifiedKept = 100_000;
+
 export class Detections {
   readonly #events: StoreBucket;
   readonly #log: AuditLog;
+  /** Batch key → SHA-256 (hex) of the bytes that verified; oldest first, at most kVerifiedKept. */
+  readonly #verified = new Map<string, string>();
 
   constructor(events: StoreBucket, log: AuditLog) {
     this.#events = events;
@@ -65,6 +75,8 @@ export class Detections {
     const bytes = new Uint8Array(await obj.arrayBuffer());
     const lines = readBatchLines(bytes, zone, n);
     const events = lines.objects as unknown as LogEvent[];
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    if (this.#verified.get(key) === sha) return { batch: n, key, events, state: 'verified', problems: [] };
     let record: EpochRecord;
     try {
       record = await this.#log.record(namespaceOf(zone), n);
@@ -75,6 +87,14 @@ export class Detections {
       throw e;
     }
     const problems = checkBatch(bytes, zone, n, record, this.#log.info().keys, lines).problems.map((p) => ({ code: p.code, message: p.message }));
+    if (problems.length === 0) this.#remember(key, sha);
+    else this.#verified.delete(key);
     return { batch: n, key, events, state: problems.length === 0 ? 'verified' : 'failed', problems };
+  }
+
+  #remember(key: string, sha: string): void {
+    this.#verified.delete(key);
+    this.#verified.set(key, sha);
+    if (this.#verified.size > kVerifiedKept) this.#verified.delete(this.#verified.keys().next().value!);
   }
 }
