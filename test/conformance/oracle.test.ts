@@ -52,4 +52,17 @@ describe.each(programs)('engine = reference oracle on plain text (%s)', (_name, 
       { numRuns: 80 },
     );
   });
+
+  it('agrees on lists of cards, up to runs the prefilter reports in pieces', async () => {
+    const cards = ['4242424242424242', '4000-0566-5566-5556', '5555 5555 5555 4444', '378282246310005', '1234', '41111111'];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...cards), { minLength: 2, maxLength: 24 }), fc.constantFrom('', 'pan ', '{"x":"'), async (list, lead) => {
+        const text = `${lead}${list.join(' ')}\n`;
+        const got = (await scanStream(program, [Buffer.from(text)], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}-${f.end}`);
+        const want = program.rules.map((r) => r.def).flatMap((rule) => referenceMatches(rule, text, program.minConfidence).map((m) => `${rule.id}@${m.start}-${m.start + m.value.length}`));
+        expect([...got].sort()).toEqual([...want].sort());
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
