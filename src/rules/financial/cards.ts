@@ -6,13 +6,14 @@ import { kNumberLeadIn, kNumberLeadInLength } from './shape.js';
  * Payment card numbers (PANs), one rule per brand. Every rule shares the same shape:
  *
  * - trigger: a digit run of at least the brand's shortest length (the shared digits tracker);
- * - pattern: a lead-in that proves the number starts here (see `kNumberLeadIn`), then the brand's
- *   first four digits and either the rest unseparated or a loose run of digits with optional single
- *   separators, taking up to one digit MORE than the brand's longest length. Taking the overrun is
- *   deliberate: a value that is a slice of a longer number (`4111 1111 1111 1111 2025`, a UUID's
- *   digits) comes out too long or in a wrong grouping and `validate` drops it, instead of the slice
- *   being reported. The price: a grouped number directly followed by a space and more digits
- *   (`4111 1111 1111 1111 12/29`) is dropped too; written unseparated it is found;
+ * - pattern: a lead-in that proves the number starts here (see `kNumberLeadIn`, and `kCardLeadIn` for
+ *   the later cards of a list), then the brand's first four digits and either the rest unseparated
+ *   or digits joined by one kind of optional single separator, taking up to one digit MORE than the
+ *   brand's longest length. Taking the overrun is deliberate: a value that is a slice of a longer
+ *   number (`4111 1111 1111 1111 2025`, a UUID's digits) comes out too long or in a wrong grouping and
+ *   `validate` drops it, instead of the slice being reported. The price: a space-grouped number
+ *   directly followed by a space and more digits (`4111 1111 1111 1111 12/29`) is dropped too;
+ *   written unseparated or with dashes it is found;
  * - validate: separators are none or all the same single space or dash, in a grouping cards and forms
  *   print (4-4-4-4 or 8-8 for 16 digits, 4-6-5 or 4-4-4-3 for 15, 4-6-4 or 4-4-4-2 for 14, 4-4-4-4-3
  *   for 19; 17 and 18 digits are accepted unseparated only), the length is one the brand issues, the
@@ -84,10 +85,11 @@ const kMinCardDigits = 12;
 const kMaxCardDigits = 19;
 
 /**
- * The run gate of every card rule (see `RuleDef.runGate`). A card value starts at the first digit of
- * its run: the lead-in (`kNumberLeadIn`) never lets it follow a digit, or a digit and one separator,
- * and the shared tracker's runs are exactly digits joined by single separators. So the value is the
- * run's text up to its 12th to 19th digit, and the gate asks the brands' own validators about those
+ * The run gate of every card rule (see `RuleDef.runGate`). A run holds a card only if one starts at
+ * its first digit: the lead-in never lets a card follow a digit and one separator, except a later card
+ * of a list whose first number is a card (`listEntry`), and the shared tracker's runs are exactly
+ * digits joined by single separators. So the value is the run's text up to its 12th to 19th digit,
+ * and the gate asks the brands' own validators about those
  * few prefixes (cheap checks first: a first digit of 2-6, as every brand has, and Luhn). Timestamps,
  * order numbers, ids followed by a status code, the long numbers of every log line, are dropped before
  * any of the eight brands' patterns or their screen runs.
