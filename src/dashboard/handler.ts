@@ -7,7 +7,9 @@
  * Paths: `/` (sign-in, then the zones), `/session` and `/session/end`, `/zones?zone=ID|HOST`,
  * `/zones/{zone}/sensitive-data` and its forms (`/deploy`, `/enable`, `/disable`, `/expression`,
  * `/overrides`), `/zones/{zone}/sensitive-data/detections[?before=N]` (stored Log events and their
- * verification, when the server keeps them), `/assets/dashboard.css`. Any other path is not the dashboard's (the handler returns
+ * verification, when the server keeps them), `/zones/{zone}/security/events[.ndjson]` and
+ * `/zones/{zone}/security/events/{id}/proof[.json]` (events-handler.ts, when the server has an events
+ * index), `/assets/dashboard.css`. Any other path is not the dashboard's (the handler returns
  * false and the port answers with the API's 404).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +23,8 @@ import { countsByRule, exportRow, isEmptyFilter, keeps, parseFilter, toCsv, toNd
 import type { Html } from './html.js';
 import { applySwitches, deploymentOf, expressionProblem, isSwitch, mappedHosts, newExecuteRule, overridesOf, ruleBody, switchesOf, type DetectionSource, type ExpressionProblem, type Switch, type SwitchChanges, type ZoneHost } from './model.js';
 import { detectionsPage, errorPage, kDashboardCss, signInPage, zoneBase, zonePage, zonesPage, type Banner, type DetectionsView, type Viewer, type ZoneEntry } from './pages.js';
+import { kEventsRoute, serveSecurityEvents, type SecurityEventsDeps } from './events-handler.js';
+import { notAllowed, page, redirect, send } from './respond.js';
 import { cookieValue, kSessionCookie, kSessionTtlMs, sameSecret, Sessions, type OpenSession } from './sessions.js';
 
 /** Largest form accepted (the rules form with every switch set is about 6 KB). */
@@ -35,6 +39,8 @@ export interface DashboardDeps {
   detections?: DetectionSource;
   /** The proxy's `--zone` mapping: a host typed in the zone box opens the zone the proxy sends it to, and the zone list names mapped hosts. */
   zones?: ZoneMapping;
+  /** Security › Events: the events index, event proofs and alerting (`leakscan serve` passes them); needs `detections` for the batches' checks. None: no page. */
+  events?: SecurityEventsDeps;
 }
 
 /** The detections page shows whole batches, newest first, until it holds this many events. */
@@ -66,6 +72,8 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
   const onError = deps.onError ?? ((err: unknown) => process.stderr.write(`leakscan dashboard: ${(err as Error)?.stack ?? String(err)}\n`));
   const { service } = deps;
   const detections = deps.detections;
+  // Security › Events reads the events index and checks batches through `detections`.
+  const eventsOn = deps.events !== undefined && detections !== undefined;
   const resolver = new ZoneResolver(deps.zones);
   // The hosts the dashboard knows for a zone: the mapping's, then those of its stored events.
   const hostsOf = async (zone: string): Promise<ZoneHost[]> => {
@@ -80,7 +88,8 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const zoneMatch = /^\/zones\/([^/]+)\/sensitive-data(?:\/([a-z]+)(?:\.(ndjson|csv))?)?$/.exec(path);
-    const ours = path === '/' || path === '/session' || path === '/session/end' || path === '/zones' || path === '/assets/dashboard.css' || zoneMatch !== null;
+    const eventsMatch = deps.events === undefined || detections === undefined ? null : kEventsRoute.exec(path);
+    const ours = path === '/' || path === '/session' || path === '/session/end' || path === '/zones' || path === '/assets/dashboard.css' || zoneMatch !== null || eventsMatch !== null;
     if (!ours) return false;
     const method = req.method ?? 'GET';
     const read = method === 'GET' || method === 'HEAD';
@@ -146,6 +155,15 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         return true;
       }
 
+      if (eventsMatch !== null) {
+        req.resume();
+        if (!read) return notAllowed(res, 'GET, HEAD'), true;
+        const zone = eventsMatch[1]!;
+        if (zoneRefused(res, zone, session.token, viewer)) return true;
+        await serveSecurityEvents({ res, head: method === 'HEAD', url, match: eventsMatch, zone, viewer, deps: deps.events!, source: detections!, hosts: () => hostsOf(zone), onError });
+        return true;
+      }
+
       // /zones/{zone}/sensitive-data[/action]
       const zone = zoneMatch![1]!;
       const action = zoneMatch![2];
@@ -155,22 +173,13 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         page(res, 404, errorPage('Not found', { kind: 'error', text: `No such page: ${path}.` }, viewer));
         return true;
       }
-      if (!isZoneId(zone)) {
-        req.resume();
-        page(res, 404, errorPage('Not found', { kind: 'error', text: `'${zone}' is not a zone id (32 lower-case hexadecimal digits).` }, viewer));
-        return true;
-      }
-      if (!tokenAllows(session.token, zone, false)) {
-        req.resume();
-        page(res, 403, errorPage('Not allowed', { kind: 'error', text: `This token cannot act on zone ${zone}.` }, viewer));
-        return true;
-      }
+      if (zoneRefused(res, zone, session.token, viewer)) return req.resume(), true;
       if (action === undefined) {
         req.resume();
         if (!read) return notAllowed(res, 'GET, HEAD'), true;
         const done = url.searchParams.get('done');
         const b: Banner | undefined = done !== null && Object.hasOwn(kDone, done) ? { kind: 'ok', text: kDone[done]! } : undefined;
-        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined, await hostsOf(zone)));
+        page(res, 200, await renderZone(service, viewer, zone, url.searchParams.get('q') ?? '', undefined, b, detections !== undefined, await hostsOf(zone), undefined, eventsOn));
         return true;
       }
       if (action === 'detections' && detections !== undefined) {
@@ -191,7 +200,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
           send(res, 200, format === 'csv' ? toCsv(rows) : toNdjson(rows), format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
           return true;
         }
-        page(res, 200, detectionsPage(viewer, { ...detectionsView(zone, filter, found, before), hosts: await hostsOf(zone) }));
+        page(res, 200, detectionsPage(viewer, { ...detectionsView(zone, filter, found, before), hosts: await hostsOf(zone), events: eventsOn }));
         return true;
       }
       if (!Object.hasOwn(kDone, action)) {
@@ -213,7 +222,7 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
         // the page shows the reason in the banner and the caret under the expression itself.
         const problem = draft !== undefined && err instanceof RulesetsApiError && err.errorName === 'INVALID_EXPRESSION' ? expressionProblem(draft.trim()) : undefined;
         if (problem !== undefined) b = { kind: 'error', code: (err as RulesetsApiError).code, text: `The filter expression is invalid at line ${problem.line}, column ${problem.column}: ${problem.reason}.` };
-        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined, await hostsOf(zone), problem));
+        page(res, statusOf(err), await renderZone(service, viewer, zone, '', draft, b, detections !== undefined, await hostsOf(zone), problem, eventsOn));
         return true;
       }
       redirect(res, `${zoneBase(zone)}?done=${action}`);
@@ -227,6 +236,19 @@ export function createDashboardHandler(deps: DashboardDeps): (req: IncomingMessa
       return true;
     }
   };
+}
+
+/** Answers 404 for a path whose zone is not a zone id, 403 for a zone the token may not read; true when it did. */
+function zoneRefused(res: ServerResponse, zone: string, token: TokenInfo, viewer: Viewer): boolean {
+  if (!isZoneId(zone)) {
+    page(res, 404, errorPage('Not found', { kind: 'error', text: `'${zone}' is not a zone id (32 lower-case hexadecimal digits).` }, viewer));
+    return true;
+  }
+  if (!tokenAllows(token, zone, false)) {
+    page(res, 403, errorPage('Not allowed', { kind: 'error', text: `This token cannot act on zone ${zone}.` }, viewer));
+    return true;
+  }
+  return false;
 }
 
 /** Zones with a stored configuration or a --zone mapping that the token may read, and the token's own. */
@@ -245,10 +267,10 @@ async function entrypointOf(service: RulesetService, zone: string): Promise<Rule
   }
 }
 
-async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean, hosts: ZoneHost[], problem?: ExpressionProblem): Promise<Html> {
+async function renderZone(service: RulesetService, viewer: Viewer, zone: string, query: string, draft: string | undefined, b: Banner | undefined, detections: boolean, hosts: ZoneHost[], problem?: ExpressionProblem, events = false): Promise<Html> {
   const deployment = deploymentOf(await entrypointOf(service, zone));
   const switches = switchesOf(overridesOf(deployment.rule));
-  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem, hosts }, b);
+  return zonePage(viewer, { zone, deployment, switches, query, expression: draft ?? deployment.rule?.expression ?? 'true', detections, problem, hosts, events }, b);
 }
 
 /** The zone's batches read for the page, the counts and the exports: the newest this many, each read and checked on every view. */
@@ -392,27 +414,4 @@ function statusOf(err: unknown): number {
   if (err instanceof RulesetsApiError) return err.status;
   if (err instanceof FormError) return err.status;
   return 500;
-}
-
-const kSecurityHeaders = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-};
-
-function send(res: ServerResponse, status: number, body: string, type: string, cache = 'no-store'): void {
-  res.writeHead(status, { ...kSecurityHeaders, 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': cache }).end(body);
-}
-
-function page(res: ServerResponse, status: number, body: Html): void {
-  send(res, status, body.text, 'text/html; charset=utf-8');
-}
-
-function redirect(res: ServerResponse, to: string): void {
-  res.writeHead(303, { ...kSecurityHeaders, location: to, 'cache-control': 'no-store', 'content-length': 0 }).end();
-}
-
-function notAllowed(res: ServerResponse, allow: string): void {
-  res.writeHead(405, { ...kSecurityHeaders, allow, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`method not allowed; use ${allow}\n`);
 }

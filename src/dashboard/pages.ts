@@ -25,7 +25,27 @@ export interface Viewer {
 /** A message at the top of a page: what was saved, or what the API refused (its v4 code and message). */
 export type Banner = { kind: 'ok'; text: string } | { kind: 'error'; code?: number | string; text: string };
 
-export function layout(title: string, body: Html, viewer?: Viewer): Html {
+/** Where a zone's page sits under Security: its two sections, the current one marked. */
+export interface ZoneNav {
+  zone: string;
+  current: 'sensitive-data' | 'events';
+  /** Whether the server keeps an events index (Security › Events exists). */
+  events: boolean;
+}
+
+/** The zone's Security › Events page. */
+export function eventsBase(zone: string): string {
+  return `/zones/${zone}/security/events`;
+}
+
+function navOf(n: ZoneNav | undefined): Html {
+  if (n === undefined) return html`<nav aria-label="breadcrumb">Security › Sensitive Data</nav>`;
+  const item = (key: ZoneNav['current'], href: string, text: string): Html =>
+    n.current === key ? html`<a href="${href}" aria-current="page">${text}</a>` : html`<a href="${href}">${text}</a>`;
+  return html`<nav aria-label="Security sections of the zone">Security › ${item('sensitive-data', zoneBase(n.zone), 'Sensitive Data')}${n.events ? html` · ${item('events', eventsBase(n.zone), 'Events')}` : ''}</nav>`;
+}
+
+export function layout(title: string, body: Html, viewer?: Viewer, nav?: ZoneNav): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -37,7 +57,7 @@ export function layout(title: string, body: Html, viewer?: Viewer): Html {
 <body>
 <header>
 <a class="brand" href="/">leakscan</a>
-<nav aria-label="breadcrumb">Security › Sensitive Data</nav>
+${navOf(nav)}
 ${
   viewer === undefined
     ? ''
@@ -53,7 +73,7 @@ ${body}
 `;
 }
 
-function banner(b: Banner | undefined): Html {
+export function banner(b: Banner | undefined): Html {
   if (b === undefined) return html``;
   if (b.kind === 'ok') return html`<p class="banner ok" role="status">${b.text}</p>`;
   return html`<p class="banner error" role="alert">${b.code === undefined ? '' : html`<code>${b.code}</code> `}${b.text}</p>`;
@@ -82,7 +102,7 @@ export interface ZoneEntry {
 const kHostSource: Record<ZoneHost['source'], string> = { mapped: 'mapped with --zone', default: 'the default --zone', seen: 'seen in its detections' };
 
 /** A zone's host names with where each comes from; the hex id alone when none is known. */
-function hostNames(hosts: readonly ZoneHost[]): Html {
+export function hostNames(hosts: readonly ZoneHost[]): Html {
   if (hosts.length === 0) return html`<span class="hint">no host name known</span>`;
   return html`${hosts.map((h, i) => html`${i === 0 ? '' : ', '}<span class="host" data-source="${h.source}" title="${kHostSource[h.source]}">${h.name}</span>`)}`;
 }
@@ -126,6 +146,8 @@ export interface ZoneView {
   problem?: ExpressionProblem | undefined;
   /** Host names known for the zone. */
   hosts?: ZoneHost[];
+  /** Whether Security › Events exists (the server keeps an events index). */
+  events?: boolean;
 }
 
 function switchSelect(name: string, value: Switch, label: string, disabled: boolean): Html {
@@ -165,7 +187,7 @@ export function zonePage(viewer: Viewer, v: ZoneView, b?: Banner): Html {
   return layout(
     'Sensitive Data',
     html`<h1>Sensitive Data Detection</h1>
-<p class="zone">Zone ${v.hosts === undefined || v.hosts.length === 0 ? '' : html`${hostNames(v.hosts)} `}<code>${v.zone}</code> · <a href="/">all zones</a>${v.detections ? html` · <a href="${base}/detections">Detections</a>` : ''}</p>
+<p class="zone">Zone ${v.hosts === undefined || v.hosts.length === 0 ? '' : html`${hostNames(v.hosts)} `}<code>${v.zone}</code> · <a href="/">all zones</a>${v.detections ? html` · <a href="${base}/detections">Detections</a>` : ''}${v.events === true ? html` · <a href="${eventsBase(v.zone)}">Security events</a>` : ''}</p>
 ${banner(b)}
 ${ro}
 <section aria-labelledby="status">
@@ -219,6 +241,7 @@ ${rulesTable(ruleGroups(shown), lock)}
 </form>
 </section>`,
     viewer,
+    { zone: v.zone, current: 'sensitive-data', events: v.events === true },
   );
 }
 
@@ -301,6 +324,8 @@ export interface DetectionsView {
   older: number | undefined;
   /** Host names known for the zone. */
   hosts?: ZoneHost[];
+  /** Whether Security › Events exists. */
+  events?: boolean;
 }
 
 const kStateText: Record<DetectionBatch['state'], string> = {
@@ -310,11 +335,11 @@ const kStateText: Record<DetectionBatch['state'], string> = {
 };
 
 /** `datetime-local`'s value for a time (UTC, to the second). */
-function localTime(ms: number | undefined): string {
+export function localTime(ms: number | undefined): string {
   return ms === undefined ? '' : new Date(ms).toISOString().slice(0, 19);
 }
 
-function withQuery(path: string, query: string): string {
+export function withQuery(path: string, query: string): string {
   return query === '' ? path : `${path}?${query}`;
 }
 
@@ -376,6 +401,7 @@ ${b.problems.map((p) => html`<p class="banner error" role="alert"><code>${p.code
 )}
 ${v.older === undefined ? '' : html`<p><a href="${withQuery(`${base}/detections`, query === '' ? `before=${v.older}` : `${query}&before=${v.older}`)}">Older batches</a></p>`}`,
     viewer,
+    { zone: v.zone, current: 'sensitive-data', events: v.events === true },
   );
 }
 
@@ -427,4 +453,19 @@ table.events td.time { min-width: 6rem; }
 .batch .state { font-size: .7em; font-weight: 400; color: #2a7a2a; }
 .batch[data-state="pending"] .state { color: #b06000; }
 .batch[data-state="failed"] .state { color: #b02020; font-weight: 700; }
+nav a[aria-current="page"] { color: inherit; font-weight: 600; text-decoration: none; }
+p.ranges { margin: .3rem 0; }
+svg.chart { width: 100%; height: auto; max-height: 20rem; display: block; }
+ul.legend { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; list-style: none; padding: 0; margin: .4rem 0; }
+ul.legend .n, td.n { font-variant-numeric: tabular-nums; }
+ul.legend .n { color: #888; }
+details.chart-table table { width: auto; }
+details.chart-table td.n { text-align: right; }
+.badge { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .85em; border: 1px solid currentColor; color: #2a7a2a; white-space: nowrap; }
+.badge[data-state="pending"] { color: #b06000; }
+.badge[data-state="failed"] { color: #b02020; font-weight: 700; }
+table.events td.batch { white-space: nowrap; }
+table.events td.time[title] { white-space: nowrap; }
+code.hash { overflow-wrap: anywhere; font-size: .85em; }
+ol.path { margin: 0; padding-left: 1.4rem; }
 `;
