@@ -31,8 +31,8 @@ import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
 import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
-import { createEventProofHandler } from './event-proof.js';
-import { Alerts, alertOptionsFromEnv, type AlertOptions } from '../alerts/index.js';
+import { createEventProofHandler, proveEvent } from './event-proof.js';
+import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -210,7 +210,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 
     const graphql = (body: unknown, token: TokenInfo) => executeEventsQuery(index, body, { canRead: (zone) => tokenAllows(token, zone, false) }, onError);
     const apiHandle = createApiHandler({ service, tokens, onError, graphql, alerting: (call) => alerts.answer(call), logpush: logpush.api });
-    const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), ...(options.zones === undefined ? {} : { zones: options.zones }) });
+    // Security › Events on the dashboard: the same index, proofs and Notifications API as the API's.
+    const securityEvents = {
+      index,
+      prove: (zone: string, id: string) => proveEvent(bucket, audit.log, zone, id, audit.log.info().keys),
+      alerts: { accountId: alerts.accountId, answer: (call: AlertingCall) => alerts.answer(call) },
+    };
+    const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), events: securityEvents, ...(options.zones === undefined ? {} : { zones: options.zones }) });
     const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
     const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
