@@ -15,7 +15,7 @@ export interface Dash {
   close(): Promise<void>;
 }
 
-export async function startDash(options: Pick<DashboardDeps, 'detections' | 'zones'> = {}): Promise<Dash> {
+export async function startDash(options: Pick<DashboardDeps, 'detections' | 'zones' | 'events'> = {}): Promise<Dash> {
   const data = tempDir('leakscan-dash-');
   const { service, tokens, admin } = await openApi(data.dir);
   const errors: unknown[] = [];
