@@ -464,8 +464,7 @@ details.chart-table td.n { text-align: right; }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .85em; border: 1px solid currentColor; color: #2a7a2a; white-space: nowrap; }
 .badge[data-state="pending"] { color: #b06000; }
 .badge[data-state="failed"] { color: #b02020; font-weight: 700; }
-table.events td.batch { white-space: nowrap; }
-table.events td.time[title] { white-space: nowrap; }
+table.events .badge + .hint { display: inline-block; }
 code.hash { overflow-wrap: anywhere; font-size: .85em; }
 ol.path { margin: 0; padding-left: 1.4rem; }
 `;
