@@ -81,7 +81,7 @@ async function exportNdjson(r: EventsRequest, query: EventsQuery): Promise<void>
   try {
     for await (const rows of exportRows(r.deps.index, r.source, r.zone, all)) {
       if (res.destroyed) return;
-      if (!res.write(toNdjson(rows))) await new Promise<void>((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      if (!res.write(toNdjson(rows))) await drained(res);
     }
     res.end();
   } catch (e) {
@@ -89,6 +89,19 @@ async function exportNdjson(r: EventsRequest, query: EventsQuery): Promise<void>
     r.onError(e);
     res.destroy();
   }
+}
+
+/** Resolves when `res` takes more, or is closed (a client that went away). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 async function serveProof(r: EventsRequest, id: string, json: boolean): Promise<void> {
