@@ -3,7 +3,7 @@
  * the path as sent and percent-encoded, the Host header, the query string, a request header) appear
  * nowhere raw afterwards: not in any byte under the data directory (LMDB pages and blob files), not in
  * the service's stdout or stderr, not in any answer of the API, the audit log or the dashboard (its
- * pages and its NDJSON and CSV exports). Each is searched in its plain, spaced, percent-encoded and
+ * pages, its NDJSON and CSV exports, Security › Events and an event's proof). Each is searched in its plain, spaced, percent-encoded and
  * lower-case forms, after checking that the exchanges did produce events (a search of nothing proves
  * nothing).
  */
@@ -144,6 +144,16 @@ describe('no raw value anywhere', () => {
     for (const p of ['/acct/', '/s/', '/p/', '.shop.example/h', '.shop.example:8080/k']) expect(page, p).toContain(p);
     // …and its exports, the NDJSON and CSV downloads of the same events.
     for (const path of ['/', `/zones/${zone}/sensitive-data`, detections, `${detections}.ndjson`, `${detections}.csv`]) {
+      const r = await b.get(path);
+      expect(r.status, path).toBe(200);
+      seen.push([`dashboard ${path}`, r.text]);
+    }
+    // Security › Events: the page (chart, list, alerts), its NDJSON export, and an event's proof page and JSON.
+    const securityEvents = `/zones/${zone}/security/events`;
+    const listed = await b.get(securityEvents);
+    const proof = /<a class="proof" href="([^"]+)">/.exec(listed.text)?.[1];
+    expect(proof, 'a proof link on Security › Events').toBeDefined();
+    for (const path of [securityEvents, `${securityEvents}.ndjson`, proof!, `${proof!}.json`]) {
       const r = await b.get(path);
       expect(r.status, path).toBe(200);
       seen.push([`dashboard ${path}`, r.text]);
