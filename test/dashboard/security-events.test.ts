@@ -268,6 +268,10 @@ describe('Security › Events', () => {
     expect((await b.get(page)).text).toContain(`<a href="${page}" aria-current="page">Events</a>`);
     expect((await new Browser(d.base).get(page)).status).toBe(303);
     expect((await b.get('/zones/nope/security/events')).status).toBe(404);
+    const empty = await b.get(`/zones/${OTHER}/security/events`);
+    expect(empty.status).toBe(200);
+    expect(empty.text).toContain('<desc id="chart-desc">0 events in ');
+    expect(empty.text).toContain('<p>No event matches.</p>');
     expect((await b.post(page, {})).status).toBe(405);
     const other = await d.tokens.create({ name: 'other', zones: [OTHER], permission: 'read' });
     const o = new Browser(d.base);
