@@ -74,7 +74,11 @@ function zoneOfBody(body: string): string | undefined {
   }
 }
 
-/** The zone's policies and its deliveries, newest first, as `token` may read them. */
+/**
+ * The zone's policies and its deliveries, newest first, as `token` may read them.
+ * @example
+ * const view = await alertsView({ accountId: alerts.accountId, answer: (c) => alerts.answer(c) }, token, zone);
+ */
 export async function alertsView(source: AlertsSource, token: TokenInfo, zone: string): Promise<AlertsView> {
   if (!token.zones.includes('*')) return { state: 'forbidden' };
   const call = (resource: AlertingCall['resource'], query = ''): Promise<AlertingAnswer> =>

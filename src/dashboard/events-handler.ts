@@ -45,7 +45,12 @@ export interface EventsRequest {
   onError: (err: unknown) => void;
 }
 
-/** Answers one Security › Events request of a zone the token may read. */
+/**
+ * Answers one Security › Events request of a zone the token may read.
+ * @example
+ * const m = kEventsRoute.exec(url.pathname);
+ * if (m !== null) await serveSecurityEvents({ res, head: false, url, match: m, zone: m[1]!, viewer, deps, source, hosts, onError });
+ */
 export async function serveSecurityEvents(r: EventsRequest): Promise<void> {
   const [, , ndjson, id, json] = r.match;
   if (id !== undefined) return serveProof(r, decodeURIComponent(id), json !== undefined);

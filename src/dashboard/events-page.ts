@@ -34,11 +34,13 @@ export interface FilterFields {
   until: string;
 }
 
+/** The form's fields of a parsed query (`since` empty when it was left out). */
 export function filterFieldsOf(q: EventsQuery): FilterFields {
   const f = q.filter;
   return { rule: f.rule ?? '', tag: f.tag ?? '', confidence: f.confidence ?? '', host: f.host ?? '', since: q.sinceDefaulted ? '' : localTime(q.from), until: localTime(f.until) };
 }
 
+/** The form's fields as a refused URL has them. */
 export function rawFilterFields(p: URLSearchParams): FilterFields {
   const g = (k: string): string => p.get(k) ?? '';
   return { rule: g('rule'), tag: g('tag'), confidence: g('confidence'), host: g('host'), since: g('since'), until: g('until') };
@@ -93,7 +95,11 @@ const kW = 960;
 const kH = 260;
 const kPad = { left: 56, right: 12, top: 12, bottom: 50 };
 
-/** Stacked bars of events per rule and bucket, the most frequent rule at the bottom. */
+/**
+ * Stacked bars of events per rule and bucket, the most frequent rule at the bottom.
+ * @example
+ * html`<section>${chartSvg(await eventsChart(index, zone, query))}</section>`
+ */
 export function chartSvg(c: EventsChart): Html {
   const plotW = kW - kPad.left - kPad.right;
   const plotH = kH - kPad.top - kPad.bottom;
@@ -184,6 +190,7 @@ function rangeTime(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(17, 19) === '00' ? iso.slice(11, 16) : iso.slice(11, 19)} UTC`;
 }
 
+/** The proof page of event `id` (`.json` after it: the proof itself). */
 export function eventPath(zone: string, id: string): string {
   return `${eventsBase(zone)}/${encodeURIComponent(id)}/proof`;
 }
@@ -236,6 +243,10 @@ function zoneLine(zone: string, hosts: readonly ZoneHost[]): Html {
   return html`<p class="zone">Zone ${hosts.length === 0 ? '' : html`${hostNames(hosts)} `}<code>${zone}</code> · <a href="/">all zones</a></p>`;
 }
 
+/**
+ * @example
+ * page(res, 200, eventsPage(viewer, { zone, hosts, query, chart, list, alerts, now: Date.now() }));
+ */
 export function eventsPage(viewer: Viewer, v: EventsView): Html {
   const q = v.query;
   const exportQuery = eventsFilterQuery({ ...q.filter, since: q.from, until: q.to });

@@ -5,6 +5,11 @@
  * for each event's stored fields and its batch's verification (Detections keeps a batch's result while
  * its bytes are unchanged). Every row goes through `exportRow`, the detections export's choke point:
  * fields read by name, a value not shaped as redact() makes it masked again.
+ * @example
+ * const q = parseEventsQuery(new URLSearchParams('rule=us-ssn&since=2026-11-28T09:00'), Date.now());
+ * const chart = await eventsChart(index, zone, q);              // counts per rule and bucket
+ * const { rows, older } = await eventsList(index, detections, zone, q);
+ * for await (const chunk of exportRows(index, detections, zone, q)) out.write(toNdjson(chunk));
  */
 import { groupEvents, kHourMs, type EventIndex, type IndexedEvent } from '../events/index.js';
 import { LeakscanError } from '../errors.js';
@@ -81,6 +86,7 @@ export function eventsFilterQuery(f: EventsFilter): string {
   return q.toString();
 }
 
+/** The cursor as `before=` carries it: `MS-BATCH-SEQ`. */
 export function cursorText(c: Cursor): string {
   return `${c.ms}-${c.batch}-${c.seq}`;
 }
