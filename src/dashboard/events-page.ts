@@ -199,7 +199,7 @@ function eventRow(zone: string, { row: r, problems }: EventRow): Html {
   const state = r.verification;
   const why = problems.length === 0 ? kBadgeTitle[state]! : problems.map((p) => `${p.code}: ${p.message}`).join('; ');
   const proof = r.id === '' ? html`<span class="hint">none</span>` : state === 'pending' ? html`<span class="hint">once signed</span>` : html`<a class="proof" href="${eventPath(zone, r.id)}">proof</a>`;
-  return html`<tr data-event="${r.id}" data-batch="${r.batch}"><td class="time" title="${r.timestamp}">${shortTime(r.timestamp)}</td><td title="${r.description}"><code>${r.ruleId}</code></td><td class="confidence" data-confidence="${r.confidence ?? ''}">${r.confidence ?? ''}</td><td class="value"><code>${r.redacted}</code></td><td class="request">${r.method} ${r.host}${r.path}</td><td>${r.status}</td><td class="batch"><span class="badge" data-state="${state}" title="${why}">${kBadgeText[state]}</span> <span class="hint">batch ${r.batch}</span></td><td>${proof}</td></tr>`;
+  return html`<tr data-event="${r.id}" data-batch="${r.batch}"><td class="time" title="${r.timestamp}">${shortTime(r.timestamp)}</td><td class="rule" title="${r.description}"><code>${r.ruleId}</code></td><td class="confidence" data-confidence="${r.confidence ?? ''}">${r.confidence ?? ''}</td><td class="value"><code>${r.redacted}</code></td><td class="request">${r.method} ${r.host}${r.path}</td><td>${r.status}</td><td class="batch"><span class="badge" data-state="${state}" title="${why}">${kBadgeText[state]}</span> <span class="hint">batch ${r.batch}</span></td><td>${proof}</td></tr>`;
 }
 
 function eventsTable(v: EventsView): Html {
@@ -235,7 +235,7 @@ ${
 </table>${a.total > a.deliveries.length ? html`<p class="hint">The newest ${a.deliveries.length} of ${a.total}; the Notifications API's history lists every one.</p>` : ''}`
 }`;
   return html`<section aria-labelledby="alerts"><h2 id="alerts">Alerts</h2>
-<p class="hint">Data Loss Protection spike alerts (five-minute buckets against the previous six hours) of the policies that cover this zone, and where they were delivered.</p>
+<p class="hint">The Data Loss Protection spike alert policies that cover this zone, and the alerts about it they delivered.</p>
 ${body}</section>`;
 }
 

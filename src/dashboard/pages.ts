@@ -465,6 +465,7 @@ details.chart-table td.n { text-align: right; }
 .badge[data-state="pending"] { color: #b06000; }
 .badge[data-state="failed"] { color: #b02020; font-weight: 700; }
 table.events .badge + .hint { display: inline-block; }
+@media (min-width: 64rem) { table.events td.rule code { white-space: nowrap; } }
 code.hash { overflow-wrap: anywhere; font-size: .85em; }
 ol.path { margin: 0; padding-left: 1.4rem; }
 `;

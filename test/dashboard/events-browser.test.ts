@@ -86,6 +86,12 @@ describe.skipIf(!haveChromium)('Security › Events in Chromium', () => {
     // The planted key never reaches the page: values are redacted as stored.
     expect(await page.content()).not.toContain(planted.awsKeyId);
 
+    // At 800 pixels the list fits the window: values, requests and rule ids wrap rather than run off.
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.goto(`${base}/zones/${Z}/security/events`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await page.goBack();
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.click('table.events tbody tr:first-child a.proof');
     await page.waitForSelector('h1:has-text("Inclusion proof")');
     expect(await page.textContent('.banner.ok')).toMatch(/^Checked: this event is leaf \d+ of \d+ of batch \d+'s Merkle tree/);
