@@ -40,6 +40,13 @@ describe('byte offsets', () => {
     expect(body.toString('utf8', url[0]!.start, url[0]!.end)).toContain('Xk29fPq7Lm3z');
   });
 
+  it('find a password in a JSON document logged as an escaped string, at its bytes', async () => {
+    const body = Buffer.from('level=warn req_body="{\\"user\\":\\"ana\\",\\"password\\":\\"Xk29fPq7Lm3zQ\\"}"\n');
+    const r = await scanStream(program('all'), [body], { contentType: 'text/plain' });
+    const pw = r.findings.filter((f) => f.ruleId === 'generic-secret');
+    expect(pw.map((f) => at(body, f))).toEqual(['Xk29fPq7Lm3zQ']);
+  });
+
   it('map HTML character references back to their bytes', async () => {
     const body = Buffer.from(`<p title="&#52;111&#x20;1111 1111 1111">mail: bob&#64;example.com &amp; more</p>`);
     const r = await scanStream(program('test'), [body], { contentType: 'text/html' });

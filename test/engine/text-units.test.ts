@@ -55,10 +55,12 @@ describe("the decoders' non-ASCII units (which spare the matcher a search)", () 
 describe('the text stage (plain text and logs)', () => {
   const decode = (text: string) => createEscapeDecoder('text').push({ text, offsets: null, base: 0 }, true);
 
-  it('decodes only \\uXXXX and \\/, the escapes of JSON strings printed in a log line', () => {
+  it('decodes only \\uXXXX, \\/ and \\", the escapes of JSON strings printed in a log line', () => {
     expect(decode('a\\u0034b \\u00e9 https:\\/\\/h').text).toBe('a4b é https://h');
+    expect(decode('body="{\\"password\\":\\"v\\"}"').text).toBe('body="{"password":"v"}"');
     // Everything else stays as written: a .env file's \\n is two characters.
-    expect(decode('k=-----BEGIN\\nMII\\t\\x41\\"q\\"').text).toBe('k=-----BEGIN\\nMII\\t\\x41\\"q\\"');
+    expect(decode('k=-----BEGIN\\nMII\\t\\x41\\\'q').text).toBe('k=-----BEGIN\\nMII\\t\\x41\\\'q');
+    expect(decode('\\\\"q').text).toBe('\\\\"q');
   });
 
   it('keeps an escaped backslash whole, so \\\\u0041 stays literal text', () => {
@@ -78,7 +80,7 @@ describe('the text stage (plain text and logs)', () => {
   });
 
   it('decodes the same in any chunking, an escape or a \\\\ cut anywhere', () => {
-    const text = 'p=\\u0034\\\\u0041\\/\\\\\\u0042\\n\\u00';
+    const text = 'p=\\u0034\\\\u0041\\/\\\\\\u0042\\n\\"\\\\"\\u00';
     const whole = decode(text).text;
     for (let cut = 1; cut < text.length; cut++) {
       const d = createEscapeDecoder('text');
