@@ -72,7 +72,15 @@ function codeOrPath(v: string): boolean {
  * stop-list) out. The value runs to a terminator.
  */
 function genericPattern(keywords: string): string {
-  return String.raw`(?:(?:${keywords})${kLabelToValue}|(?:key|name)=["'][A-Za-z0-9_.:-]*(?:${keywords})["']>(?:<!\[CDATA\[)?)(${kValueChar}{8,})`;
+  return String.raw`(?:(?:${keywords})${kLabelToValue}|${ownLineElement(keywords)}|(?:key|name)=["'][A-Za-z0-9_.:-]*(?:${keywords})["']>(?:<!\[CDATA\[)?)(${kValueChar}{8,})`;
+}
+/**
+ * An element named by the label whose value sits on its own line (`<password>⏎  v⏎</password>`, as XML
+ * pretty-printers and config templates write it). The opening tag is required: after a closing tag
+ * (`</password>⏎FEATURE_X=true`) the next line is something else.
+ */
+function ownLineElement(keywords: string): string {
+  return String.raw`<[A-Za-z0-9_.:-]*(?:${keywords})>[ \t]*\r?\n[ \t]*`;
 }
 /**
  * Characters of a generic value: printable ASCII except whitespace, quotes, `<>;,&` and brackets, so a
@@ -462,6 +470,7 @@ export const genericRules: readonly RuleDef[] = [
         { text: `{"smtp_host":"mail.internal","smtp_password":"${shortPw}"}`, match: shortPw },
         { text: `2024-03-27T20:38:16Z INFO user 503845 updated db_password=${tenPw} session=2bef`, match: tenPw },
         { text: `<DbPassword>${lettersPw}</DbPassword>`, match: lettersPw },
+        { text: `<datasource>\n  <password>\n    ${xmlPw}\n  </password>\n</datasource>`, match: xmlPw },
         // Label and value split across markup.
         { text: `<tr><th scope="row">Password</th><td><span class="value">${cellPw}</span></td></tr>`, match: cellPw },
         { text: `<dl><dt>Wi-Fi password:</dt>\n<dd><code>${shortPw2}</code></dd></dl>`, match: shortPw2 },
@@ -492,6 +501,8 @@ export const genericRules: readonly RuleDef[] = [
         { text: 'password=DB_PASSWORD_2' },
         // Markup after a label that does not lead to a value.
         { text: '<tr><th>Password</th><td>Last changed 3 days ago</td><td>a3F9kQ2xZp7W</td></tr>' },
+        { text: '<password>\n  ${DB_PASSWORD}\n</password>\n<a href="/reset-password">\nForgot it?</a>' },
+        { text: '<password>${DB_PASSWORD}</password>\nFEATURE_REGION=true\nCACHE_TTL=Xk29fPq7Lm3z' },
         { text: '<label for="password">Password</label> <input type="password" id="password" name="password" value="" autocomplete="current-password">' },
         { text: '<tr><td><code>password</code></td><td><code>string</code></td><td>Required. At least 12 characters.</td></tr>' },
         { text: '<dict><key>Password</key><string>changeme</string></dict>' },
