@@ -31,6 +31,19 @@ export interface CompiledFilter {
   fields: Set<string>;
   /** Whether `from`/`to` say all the filter says of time (its datetime conditions are ANDed bounds, no `neq`). */
   timeOnlyInRange: boolean;
+  /**
+   * Values of string field `name` that every match has one of: exact values and prefixes (from
+   * equality, `_in` and a `_like` pattern's literal start, through AND and OR), or null when the filter
+   * does not narrow them so (`_neq`, `_notin`, `_notlike`, a `_like` starting with a wildcard, an OR
+   * with a branch that does not name the field).
+   */
+  valuesOf(name: string): ValueSet | null;
+}
+
+/** Exact values and prefixes of one string field (a match's value is one of the first or starts with one of the second). */
+export interface ValueSet {
+  exact: string[];
+  prefixes: string[];
 }
 
 /** Earliest and latest times the index can hold (ms); an open bound scans to the end of the zone. */
@@ -127,6 +140,40 @@ function compileNode(node: Record<string, unknown>, top: Bounds | null, fields: 
   return tests.length === 1 ? tests[0]! : (e) => tests.every((t) => t(e));
 }
 
+/** The narrower of two sets: either holds every match, so either will do; fewer prefixes, then fewer values. */
+function narrower(a: ValueSet | null, b: ValueSet | null): ValueSet | null {
+  if (a === null || b === null) return a ?? b;
+  const size = (v: ValueSet) => v.prefixes.length * 1_000_000 + v.exact.length;
+  return size(b) < size(a) ? b : a;
+}
+
+function leafValues(op: string, raw: unknown): ValueSet | null {
+  if (op === '') return { exact: [raw as string], prefixes: [] };
+  if (op === 'in') return { exact: raw as string[], prefixes: [] };
+  if (op !== 'like') return null;
+  const pattern = raw as string;
+  const wild = pattern.search(/[%_]/);
+  if (wild < 0) return { exact: [pattern], prefixes: [] };
+  return wild === 0 ? null : { exact: [], prefixes: [pattern.slice(0, wild)] };
+}
+
+function valuesOfNode(node: Record<string, unknown>, name: string): ValueSet | null {
+  let best: ValueSet | null = null;
+  for (const [key, raw] of Object.entries(node)) {
+    if (raw === undefined) continue;
+    if (key === 'AND') {
+      for (const kid of raw as Record<string, unknown>[]) best = narrower(best, valuesOfNode(kid, name));
+    } else if (key === 'OR') {
+      const kids = (raw as Record<string, unknown>[]).map((k) => valuesOfNode(k, name));
+      if (kids.every((k) => k !== null)) best = narrower(best, { exact: kids.flatMap((k) => k!.exact), prefixes: kids.flatMap((k) => k!.prefixes) });
+    } else {
+      const cut = key.indexOf('_');
+      if ((cut < 0 ? key : key.slice(0, cut)) === name) best = narrower(best, leafValues(cut < 0 ? '' : key.slice(cut + 1), raw));
+    }
+  }
+  return best;
+}
+
 /** Compiles a filter argument (already checked against the schema's input type by GraphQL). */
 export function compileFilter(filter: Record<string, unknown> | null | undefined): CompiledFilter {
   const bounds = { from: kMinTime, to: kMaxTime };
@@ -134,5 +181,6 @@ export function compileFilter(filter: Record<string, unknown> | null | undefined
   const state: CompileState = { nestedTime: false, known: null };
   const test = filter ? compileNode(filter, bounds, fields, state) : () => true;
   const looser = (known: ReadonlySet<string>): Predicate => (filter ? compileNode(filter, null, new Set(), { nestedTime: false, known }) : () => true);
-  return { test, looser, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime };
+  const valuesOf = (name: string): ValueSet | null => (filter ? valuesOfNode(filter, name) : null);
+  return { test, looser, from: bounds.from, to: Math.max(bounds.from, bounds.to), fields, timeOnlyInRange: !state.nestedTime, valuesOf };
 }

@@ -8,10 +8,10 @@
  * const index = openEventIndex('.leakscan/events-index.mdb');
  * const answer = await executeEventsQuery(index, { query, variables }, { canRead: (zone) => zone === myZone });
  */
-export { EventIndex, openEventIndex, kHourMs, type IndexedEvent, type HourCount, type BatchSource } from './store.js';
+export { EventIndex, openEventIndex, kHourMs, kIndexFormat, type IndexedEvent, type HourCount, type PathHourCount, type EventKey, type EventIndexOptions, type BatchSource } from './store.js';
 export { executeEventsQuery, kMaxLimit, type EventsAccess, type GraphqlResponse, type GraphqlError } from './graphql.js';
 export { listEvents, groupEvents, type ListOptions, type GroupOptions, type Group } from './query.js';
-export { compileFilter, type CompiledFilter } from './filter.js';
+export { compileFilter, type CompiledFilter, type ValueSet } from './filter.js';
 export { eventsSchema, kDimensions } from './schema.js';
 export { eventView, formatTime, kEventFields, kSource } from './fields.js';
 export { indexOnPut, type BatchKeyParser } from './writer.js';

@@ -8,6 +8,14 @@
  *            (group counts without reading events; which hours can hold a match at all)
  *   rules    [zone, hourMs, ruleId, rulesetId, action] → the same per rule only (a few rows per hour)
  *   batches  [zone, batch]                             → events indexed from it (makes indexing idempotent)
+ *   paths    [zone, path, hourMs, batch]               → where the batch's events of that path in that hour are:
+ *            (ms − hourMs, seq) pairs of uint32, so a filter on a few paths reads their events only. One
+ *            entry per path, hour and batch rather than per event: a quarter of the size or less, since
+ *            LMDB leaves pages of interleaved appends half full.
+ *   pathHours [zone, hourMs, path]                     → events of that path in that hour (groups by path)
+ *   pathNames [zone, path]                             → the zone's events of that path, all time (which paths
+ *            a filter can match, and whether reading them beats reading the time range)
+ *   totals   [zone]                                    → the zone's events, all time
  *   meta     'format'                                  → the layout's number; another one is cleared and rebuilt
  *
  * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
@@ -49,6 +57,26 @@ export interface HourCount {
   count: number;
 }
 
+/** Events of one path in one hour of one zone. */
+export interface PathHourCount {
+  hour: number;
+  path: string;
+  count: number;
+}
+
+/** Where an event sits in the index: its time, batch and line (the `events` key without the zone). */
+export interface EventKey {
+  ms: number;
+  batch: number;
+  seq: number;
+}
+
+/** What opening an index found. */
+export interface EventIndexOptions {
+  /** Told when an index of another format is emptied to be rebuilt (service.ts logs it). */
+  log?: (line: string) => void;
+}
+
 /** Where the stored batches come from (service.ts and the CLI give the events bucket's). */
 export interface BatchSource {
   /** Zones with stored batches. */
@@ -62,7 +90,7 @@ export interface BatchSource {
 export const kHourMs = 3_600_000;
 
 /** The index's layout; an index of another number is emptied on open and rebuilt from the batches. */
-const kFormat = 2;
+export const kIndexFormat = 3;
 
 function tally(counts: Map<string, { key: Key; count: number }>, id: string, key: () => Key): void {
   const c = counts.get(id);
@@ -71,6 +99,13 @@ function tally(counts: Map<string, { key: Key; count: number }>, id: string, key
 }
 
 type Key = (string | number)[];
+
+/** Numbers below 2^32 as little-endian uint32s. */
+function packPairs(values: readonly number[]): Buffer {
+  const out = Buffer.allocUnsafe(values.length * 4);
+  values.forEach((v, i) => out.writeUInt32LE(v, i * 4));
+  return out;
+}
 type StoredValue = Omit<IndexedEvent, 'ms' | 'batch' | 'seq'>;
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -107,8 +142,14 @@ export class EventIndex {
   readonly #hours: Database<number, Key>;
   readonly #rules: Database<number, Key>;
   readonly #batches: Database<number, Key>;
+  readonly #paths: Database<Buffer, Key>;
+  readonly #pathHours: Database<number, Key>;
+  readonly #pathNames: Database<number, Key>;
+  readonly #totals: Database<number, Key>;
+  /** The format of the index found on open when it was another one (and so emptied), else undefined. */
+  readonly replacedFormat: number | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, options: EventIndexOptions = {}) {
     mkdirSync(dirname(path), { recursive: true });
     this.#env = openLmdb({ path });
     // Shared structures keep each event's field names out of its record (a third of its size).
@@ -116,14 +157,31 @@ export class EventIndex {
     this.#hours = this.#env.openDB<number, Key>({ name: 'hours' });
     this.#rules = this.#env.openDB<number, Key>({ name: 'rules' });
     this.#batches = this.#env.openDB<number, Key>({ name: 'batches' });
-    const meta = this.#env.openDB<number, string>({ name: 'meta' });
-    if (meta.get('format') !== kFormat) {
-      // An index of another layout (or none): emptied, so the next catch-up rebuilds it from the batches.
-      this.#env.transactionSync(() => {
-        for (const db of [this.#events, this.#hours, this.#rules, this.#batches]) db.clearSync();
-        meta.putSync('format', kFormat);
-      });
+    this.#paths = this.#env.openDB<Buffer, Key>({ name: 'paths', encoding: 'binary' });
+    this.#pathHours = this.#env.openDB<number, Key>({ name: 'pathHours' });
+    this.#pathNames = this.#env.openDB<number, Key>({ name: 'pathNames' });
+    this.#totals = this.#env.openDB<number, Key>({ name: 'totals' });
+    this.replacedFormat = this.#checkFormat();
+    if (this.replacedFormat !== undefined) {
+      options.log?.(`events index: format ${this.replacedFormat} found, emptied to be rebuilt as format ${kIndexFormat} from the stored batches`);
     }
+  }
+
+  /**
+   * Empties an index of another layout (or of none, when it holds anything), so the next catch-up
+   * rebuilds it from the batches; returns the format it found then (0: none), else undefined.
+   */
+  #checkFormat(): number | undefined {
+    const meta = this.#env.openDB<number, string>({ name: 'meta' });
+    return this.#env.transactionSync(() => {
+      const found = meta.get('format');
+      if (found === kIndexFormat) return undefined;
+      const dbs = [this.#events, this.#hours, this.#rules, this.#batches, this.#paths, this.#pathHours, this.#pathNames, this.#totals];
+      const empty = found === undefined && dbs.every((db) => db.getKeysCount({ limit: 1 }) === 0);
+      for (const db of dbs) db.clearSync();
+      meta.putSync('format', kIndexFormat);
+      return empty ? undefined : (found ?? 0);
+    });
   }
 
   /** Whether batch n of the zone is indexed. */
@@ -142,15 +200,26 @@ export class EventIndex {
       if (this.#batches.get([zone, n]) !== undefined) return 0;
       const hours = new Map<string, { key: Key; count: number }>();
       const rules = new Map<string, { key: Key; count: number }>();
+      const pathHours = new Map<string, { key: Key; count: number }>();
+      const pathNames = new Map<string, { key: Key; count: number }>();
+      const postings = new Map<string, { key: Key; at: number[] }>();
       for (const { ms, seq, value } of parsed) {
         this.#events.put([zone, ms, n, seq], value);
         const hour = Math.floor(ms / kHourMs) * kHourMs;
+        const posting = `${value.path}\0${hour}`;
+        const list = postings.get(posting) ?? postings.set(posting, { key: [zone, value.path, hour, n], at: [] }).get(posting)!;
+        list.at.push(ms - hour, seq);
         const rule = `${hour}\0${value.ruleId}\0${value.rulesetId}\0${value.action}`;
         tally(rules, rule, () => [zone, hour, value.ruleId, value.rulesetId, value.action]);
         tally(hours, `${rule}\0${value.host}\0${value.method}\0${value.status}`, () => [zone, hour, value.ruleId, value.rulesetId, value.action, value.host, value.method, value.status]);
+        tally(pathHours, `${hour}\0${value.path}`, () => [zone, hour, value.path]);
+        tally(pathNames, value.path, () => [zone, value.path]);
       }
-      for (const { key, count } of hours.values()) this.#hours.put(key, (this.#hours.get(key) ?? 0) + count);
-      for (const { key, count } of rules.values()) this.#rules.put(key, (this.#rules.get(key) ?? 0) + count);
+      for (const [db, counts] of [[this.#hours, hours], [this.#rules, rules], [this.#pathHours, pathHours], [this.#pathNames, pathNames]] as const) {
+        for (const { key, count } of counts.values()) db.put(key, (db.get(key) ?? 0) + count);
+      }
+      for (const { key, at } of postings.values()) this.#paths.put(key, packPairs(at));
+      this.#totals.put([zone], (this.#totals.get([zone]) ?? 0) + parsed.length);
       this.#batches.put([zone, n], parsed.length);
       return parsed.length;
     });
@@ -197,6 +266,66 @@ export class EventIndex {
     }
   }
 
+  /** The zone's event at `key`, or undefined. */
+  event(zone: string, key: EventKey): IndexedEvent | undefined {
+    const value = this.#events.get([zone, key.ms, key.batch, key.seq]);
+    return value === undefined ? undefined : { ...key, ...value };
+  }
+
+  /** Where the zone's events of `path` with `from <= ms < to` sit, in the time index's order (oldest or newest first). */
+  *pathKeys(zone: string, path: string, range: { from: number; to: number; descending: boolean }): Generator<EventKey> {
+    // Entries of hours starting in [hour of from, to); an hour's entries (one per batch) are read whole, then sorted.
+    const lo: Key = [zone, path, Math.floor(range.from / kHourMs) * kHourMs];
+    const hi: Key = [zone, path, range.to];
+    const sign = range.descending ? -1 : 1;
+    let hour: number | undefined;
+    let group: EventKey[] = [];
+    const sorted = () => group.sort((a, b) => sign * (a.ms - b.ms || a.batch - b.batch || a.seq - b.seq));
+    for (const { key, value } of this.#paths.getRange(range.descending ? { start: hi, end: lo, reverse: true } : { start: lo, end: hi })) {
+      const h = key[2] as number;
+      if (h !== hour) {
+        yield* sorted();
+        hour = h;
+        group = [];
+      }
+      const batch = key[3] as number;
+      for (let i = 0; i + 8 <= value.length; i += 8) {
+        const ms = h + value.readUInt32LE(i);
+        if (ms >= range.from && ms < range.to) group.push({ ms, batch, seq: value.readUInt32LE(i + 4) });
+      }
+    }
+    yield* sorted();
+  }
+
+  /**
+   * The zone's paths with their events of all time, in path order: those starting with `prefix`
+   * (every path when it is empty), at most `limit` of them.
+   */
+  *pathNames(zone: string, prefix = '', limit = Infinity): Generator<{ path: string; count: number }> {
+    for (const { key, value } of this.#pathNames.getRange({ start: [zone, prefix], limit })) {
+      const path = key[1];
+      if (key[0] !== zone || typeof path !== 'string' || !path.startsWith(prefix)) break;
+      yield { path, count: value };
+    }
+  }
+
+  /** The zone's events of `path`, all time (0 for a path it never saw). */
+  pathCount(zone: string, path: string): number {
+    return this.#pathNames.get([zone, path]) ?? 0;
+  }
+
+  /** The zone's events, all time. */
+  total(zone: string): number {
+    return this.#totals.get([zone]) ?? 0;
+  }
+
+  /** The zone's hourly counts per path of the hours starting in [fromHour, toHour), in hour order. */
+  *pathHourCounts(zone: string, fromHour: number, toHour: number): Generator<PathHourCount> {
+    for (const { key, value } of this.#pathHours.getRange({ start: [zone, fromHour], end: [zone, toHour] })) {
+      yield { hour: key[1] as number, path: key[2] as string, count: value };
+    }
+  }
+
   /** Zones with indexed events. */
   zones(): string[] {
     const out: string[] = [];
@@ -214,7 +343,10 @@ export class EventIndex {
   }
 }
 
-/** Opens (creating when missing) the index at `path`. */
-export function openEventIndex(path: string): EventIndex {
-  return new EventIndex(path);
+/**
+ * Opens (creating when missing) the index at `path`; an index of another format is emptied (and
+ * `options.log` told) so that the next catch-up rebuilds it.
+ */
+export function openEventIndex(path: string, options: EventIndexOptions = {}): EventIndex {
+  return new EventIndex(path, options);
 }

@@ -195,7 +195,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     cleanup.push(() => logpush.close());
     // The events index (src/events): every batch is indexed as it is written, and a start indexes the
     // batches it lacks (a new or deleted index, a crash between writing and indexing).
-    const index = openEventIndex(join(options.dataDir, 'events-index.mdb'));
+    const index = openEventIndex(join(options.dataDir, 'events-index.mdb'), { log });
     cleanup.push(() => index.close());
     const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
     const recovered = await events.recover();

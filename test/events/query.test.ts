@@ -222,11 +222,11 @@ describe('long scans', () => {
     try {
       const many = Array.from({ length: 1000 }, (_, i) => ({ at: new Date(Date.UTC(2026, 4, 2) + i * 1000).toISOString(), ruleId: 'card-visa' }));
       for (let n = 1; n <= 6; n++) await u.index.addBatch(Z, n, batchOf(Z, n, many.map((e) => ({ ...e, at: new Date(Date.parse(e.at) + n * 3_600_000).toISOString() }))));
-      // A path filter reads every one of the 6,000 events.
+      // A filter on the description (no index has it) reads every one of the 6,000 events.
       // Work queued before the query runs before the query ends: a scan that never yielded would end first.
       const order: string[] = [];
       setImmediate(() => order.push('other work'));
-      await executeEventsQuery(u.index, { query: `{ viewer { zones(filter: { zoneTag: "${Z}" }) { firewallEventsAdaptive(limit: 10, filter: { clientRequestPath: "/nowhere" }) { ruleId } } } }` }, all)
+      await executeEventsQuery(u.index, { query: `{ viewer { zones(filter: { zoneTag: "${Z}" }) { firewallEventsAdaptive(limit: 10, filter: { description: "nowhere" }) { ruleId } } } }` }, all)
         .then((r) => order.push(`query ${JSON.stringify(r.errors)}`));
       expect(order).toEqual(['other work', 'query null']);
     } finally {

@@ -88,7 +88,7 @@ export function registerEvents(program: Command, io: CliIO, setExit: (code: numb
         throw new UsageError(`SDD_ERR_INPUT: ${dataDir} holds no stored events (no events/ and no events-index.mdb)`);
       }
       const variables = variablesOf(opts, zone);
-      const index = openEventIndex(join(dataDir, 'events-index.mdb'));
+      const index = openEventIndex(join(dataDir, 'events-index.mdb'), { log: (line) => io.stderr.write(`${line}\n`) });
       let answer;
       try {
         await catchUp(dataDir, index);
