@@ -23,18 +23,33 @@ export interface EventProof {
   proof: InclusionProof;
 }
 
-/** Where event `id` of `zone` is stored: its batch and line, newest batch first; null when none holds it. */
-async function findEvent(bucket: StoreBucket, zone: string, id: string): Promise<{ n: number; bytes: Uint8Array; line: number } | null> {
+type Found = { n: number; bytes: Uint8Array; line: number };
+
+/** Event `id`'s batch and line when batch n holds it. */
+async function inBatch(bucket: StoreBucket, zone: string, n: number, needle: string): Promise<Found | null> {
+  const obj = await bucket.get(batchKey(zone, n));
+  if (obj === null) return null;
+  const bytes = new Uint8Array(await obj.arrayBuffer());
+  // A cheap test before splitting: ids are unique per exchange, so most batches do not hold it.
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(needle)) return null;
+  const lines = batchLeaves(bytes);
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle)) return { n, bytes, line: i };
+  return null;
+}
+
+/**
+ * Where event `id` of `zone` is stored: its batch and line; null when none holds it. Batch `hint` is
+ * read first (a caller that found the event in the events index knows it), then every batch, newest
+ * first.
+ */
+async function findEvent(bucket: StoreBucket, zone: string, id: string, hint?: number): Promise<Found | null> {
   const needle = `"id":${JSON.stringify(id)},`;
-  const numbers = (await listKeys(bucket, batchPrefix(zone))).map((k) => batchNumberOf(k, zone)).filter((n): n is number => n !== undefined);
+  const hinted = hint === undefined ? null : await inBatch(bucket, zone, hint, needle);
+  if (hinted !== null) return hinted;
+  const numbers = (await listKeys(bucket, batchPrefix(zone))).map((k) => batchNumberOf(k, zone)).filter((n): n is number => n !== undefined && n !== hint);
   for (const n of numbers.sort((a, b) => b - a)) {
-    const obj = await bucket.get(batchKey(zone, n));
-    if (obj === null) continue;
-    const bytes = new Uint8Array(await obj.arrayBuffer());
-    // A cheap test before splitting: ids are unique per exchange, so most batches do not hold it.
-    if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(needle)) continue;
-    const lines = batchLeaves(bytes);
-    for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle)) return { n, bytes, line: i };
+    const found = await inBatch(bucket, zone, n, needle);
+    if (found !== null) return found;
   }
   return null;
 }
@@ -42,12 +57,14 @@ async function findEvent(bucket: StoreBucket, zone: string, id: string): Promise
 /**
  * The proof of event `id` of `zone`, checked with `keys` before it is returned. Throws LeakscanError:
  * SDD_ERR_EVENT_NOT_FOUND, SDD_ERR_PROOF_UNAVAILABLE (a format 1 batch, or no epoch yet), or the code of
- * a check that fails (a batch altered in storage).
+ * a check that fails (a batch altered in storage). `options.batch`: the batch to look in first (the
+ * dashboard knows it from the events index); without it, or when it does not hold the event, every
+ * batch is searched, newest first.
  * @example
  * const { event, proof } = await proveEvent(bucket, audit.log, zone, '9f1c…e2-0', audit.log.info().keys);
  */
-export async function proveEvent(bucket: StoreBucket, log: AuditLog, zone: string, id: string, keys: readonly KeyInfo[]): Promise<EventProof> {
-  const found = await findEvent(bucket, zone, id);
+export async function proveEvent(bucket: StoreBucket, log: AuditLog, zone: string, id: string, keys: readonly KeyInfo[], options: { batch?: number } = {}): Promise<EventProof> {
+  const found = await findEvent(bucket, zone, id, options.batch);
   if (found === null) throw new LeakscanError('SDD_ERR_EVENT_NOT_FOUND', `${id} in zone ${zone}`);
   const { n, bytes, line } = found;
   if (batchFormatOf(bytes) < 2) {
