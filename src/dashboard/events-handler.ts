@@ -21,8 +21,11 @@ import { eventsChart, eventsList, exportRows, parseEventsQuery, type EventsQuery
 /** What Security › Events reads (`leakscan serve` passes its events index, event proofs and alerting). */
 export interface SecurityEventsDeps {
   index: EventIndex;
-  /** Event `id` of `zone` with its inclusion proof, checked (serve's `proveEvent`); throws LeakscanError. */
-  prove(zone: string, id: string): Promise<EventProof>;
+  /**
+   * Event `id` of `zone` with its inclusion proof, checked (serve's `proveEvent`); throws LeakscanError.
+   * `batch`: where the events index says it is, looked in first (the links carry it).
+   */
+  prove(zone: string, id: string, batch?: number): Promise<EventProof>;
   /** The Notifications API, for the Alerts section; none: the section is left out. */
   alerts?: AlertsSource;
   /** The clock the default range ends at (tests); default Date.now. */
@@ -111,7 +114,9 @@ function drained(res: ServerResponse): Promise<void> {
 
 async function serveProof(r: EventsRequest, id: string, json: boolean): Promise<void> {
   if (!kEventIdPattern.test(id)) throw new LeakscanError('SDD_ERR_EVENT_NOT_FOUND', `'${id.slice(0, 80)}' is not an event id (<request id>-<n>)`);
-  const proven = await r.deps.prove(r.zone, id);
+  const hint = r.url.searchParams.get('batch');
+  if (hint !== null && !/^[1-9][0-9]{0,9}$/.test(hint)) throw new LeakscanError('SDD_ERR_INVALID_OPTION', `batch '${hint.slice(0, 32)}' is not a batch number`);
+  const proven = await r.deps.prove(r.zone, id, hint === null ? undefined : Number(hint));
   if (!json) return page(r.res, 200, proofPage(r.viewer, r.zone, proven));
   r.res.setHeader('content-disposition', `attachment; filename="leakscan-proof-${id}.json"`);
   send(r.res, 200, `${JSON.stringify(proven, null, 2)}\n`, 'application/json; charset=utf-8');

@@ -190,7 +190,7 @@ function rangeTime(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(17, 19) === '00' ? iso.slice(11, 16) : iso.slice(11, 19)} UTC`;
 }
 
-/** The proof page of event `id` (`.json` after it: the proof itself). */
+/** The proof page of event `id` (`.json` after it: the proof itself; `?batch=N` says where to look first). */
 export function eventPath(zone: string, id: string): string {
   return `${eventsBase(zone)}/${encodeURIComponent(id)}/proof`;
 }
@@ -198,7 +198,7 @@ export function eventPath(zone: string, id: string): string {
 function eventRow(zone: string, { row: r, problems }: EventRow): Html {
   const state = r.verification;
   const why = problems.length === 0 ? kBadgeTitle[state]! : problems.map((p) => `${p.code}: ${p.message}`).join('; ');
-  const proof = r.id === '' ? html`<span class="hint">none</span>` : state === 'pending' ? html`<span class="hint">once signed</span>` : html`<a class="proof" href="${eventPath(zone, r.id)}">proof</a>`;
+  const proof = r.id === '' ? html`<span class="hint">none</span>` : state === 'pending' ? html`<span class="hint">once signed</span>` : html`<a class="proof" href="${eventPath(zone, r.id)}?batch=${r.batch}">proof</a>`;
   return html`<tr data-event="${r.id}" data-batch="${r.batch}"><td class="time" title="${r.timestamp}">${shortTime(r.timestamp)}</td><td class="rule" title="${r.description}"><code>${r.ruleId}</code></td><td class="confidence" data-confidence="${r.confidence ?? ''}">${r.confidence ?? ''}</td><td class="value"><code>${r.redacted}</code></td><td class="request">${r.method} ${r.host}${r.path}</td><td>${r.status}</td><td class="batch"><span class="badge" data-state="${state}" title="${why}">${kBadgeText[state]}</span> <span class="hint">batch ${r.batch}</span></td><td>${proof}</td></tr>`;
 }
 
@@ -313,7 +313,7 @@ export function proofPage(viewer: Viewer, zone: string, p: EventProof): Html {
 <tr><th>Signed digest</th><td><code class="hash">${proof.record.digest}</code></td></tr>
 <tr><th>Audit path</th><td><ol class="path">${proof.path.map((h) => html`<li><code class="hash">${h}</code></li>`)}</ol></td></tr>
 </tbody></table>
-<p><a href="${eventPath(zone, r.id)}.json" download>Download the proof (JSON)</a> <span class="hint">the event and its proof, as <code>GET /client/v4/zones/{zone}/security/events/{id}/proof</code> answers them; anyone with the audit log's public key checks it without the rest of the batch.</span></p>`,
+<p><a href="${eventPath(zone, r.id)}.json?batch=${proof.epoch}" download>Download the proof (JSON)</a> <span class="hint">the event and its proof, as <code>GET /client/v4/zones/{zone}/security/events/{id}/proof</code> answers them; anyone with the audit log's public key checks it without the rest of the batch.</span></p>`,
     viewer,
     { zone, current: 'events', events: true },
   );

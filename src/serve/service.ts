@@ -213,7 +213,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     // Security › Events on the dashboard: the same index, proofs and Notifications API as the API's.
     const securityEvents = {
       index,
-      prove: (zone: string, id: string) => proveEvent(bucket, audit.log, zone, id, audit.log.info().keys),
+      prove: (zone: string, id: string, batch?: number) => proveEvent(bucket, audit.log, zone, id, audit.log.info().keys, batch === undefined ? {} : { batch }),
       alerts: { accountId: alerts.accountId, answer: (call: AlertingCall) => alerts.answer(call) },
     };
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), events: securityEvents, ...(options.zones === undefined ? {} : { zones: options.zones }) });

@@ -91,7 +91,7 @@ beforeAll(async () => {
 
   d = await startDash({
     detections: new Detections(bucket, audit.log),
-    events: { index, prove: (zone, id) => proveEvent(bucket, audit.log, zone, id, audit.log.info().keys), alerts, now: () => NOW },
+    events: { index, prove: (zone, id, batch) => proveEvent(bucket, audit.log, zone, id, audit.log.info().keys, batch === undefined ? {} : { batch }), alerts, now: () => NOW },
   });
   b = new Browser(d.base);
   await b.signIn(d.admin);
@@ -204,7 +204,7 @@ describe('Security › Events', () => {
     // Pending: no proof yet; verified: a proof link.
     expect(r.text).toMatch(new RegExp(`<tr data-event="${late[0]!.id}" [^]*?<td><span class="hint">once signed</span></td></tr>`));
     const id = all[119]!.id;
-    expect(r.text).toContain(`<a class="proof" href="${page}/${id}/proof">proof</a>`);
+    expect(r.text).toContain(`<a class="proof" href="${page}/${id}/proof?batch=3">proof</a>`);
 
     const key = batchKey(Z, 3);
     const original = await (await bucket.get(key))!.text();
@@ -241,6 +241,10 @@ describe('Security › Events', () => {
     const body = (await json.json()) as { event: { id: string }; proof: unknown };
     expect(body.event.id).toBe(id);
     expect(checkEventProof(body.proof, audit.log.info().keys, { zone: Z, id })).toMatchObject({ valid: true });
+    expect(r.text).toContain(`href="${page}/${id}/proof.json?batch=2" download>`);
+    // The batch in the link is where to look first; a wrong one only costs the search of every batch.
+    for (const hint of ['2', '1', '99']) expect((await b.get(`${page}/${id}/proof?batch=${hint}`)).text, hint).toContain('Checked: this event is leaf');
+    expect((await b.get(`${page}/${id}/proof?batch=x`)).status).toBe(400);
     expect((await b.get(`${page}/${'f'.repeat(32)}-0/proof`)).status).toBe(404);
     expect((await b.get(`${page}/nope/proof`)).text).toContain('<code>SDD_ERR_EVENT_NOT_FOUND</code>');
   });
