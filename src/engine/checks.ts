@@ -87,7 +87,7 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
   // With optional context every window may hold a match: the words only grade it.
   const ctxAny = ctxWords.length === 0 || bare > 0 ? null : new RegExp(ctxWords.map(escapeRegExp).join('|'), 'i');
   const suppress = rule.suppressPlaceholders ?? rule.family === 'secrets';
-  const { minEntropy, validate, precededBy } = rule;
+  const { minEntropy, validate } = rule;
   return {
     mayMatch(window, ascii = false) {
       if (ctxAny === null) return true;
@@ -114,7 +114,6 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
       if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) return 0;
       if (suppress && isPlaceholder(value)) return 0;
       if (validate && !validate(value)) return 0;
-      if (precededBy && !precededBy(text, vs)) return 0;
       if (ctx) {
         const before = text.slice(Math.max(0, ms - ctx.before), ms).toLowerCase();
         const after = ctx.after ? text.slice(me, me + ctx.after).toLowerCase() : '';

@@ -204,14 +204,6 @@ export interface RuleDef {
   /** Checksum or structural check of the value (pure, no I/O). `false` drops the match. */
   readonly validate?: (value: string) => boolean;
   /**
-   * A check of the text before the value that a pattern cannot state (RE2 has no lookbehind): `text`
-   * is the decoded text around the match, `start` the value's first index. `false` drops the match.
-   * It may read back only as far as the rule's own lead-in and the token before it; where `text`
-   * begins is not necessarily where the body begins, so a rule must not accept on reaching index 0
-   * what it would reject with more text visible.
-   */
-  readonly precededBy?: (text: string, start: number) => boolean;
-  /**
    * Placeholder suppression (EXAMPLE, xxxx, ${VAR}, {{ }}, one repeated character, published sample
    * keys). Default true for `secrets`, false otherwise.
    */
