@@ -16,6 +16,10 @@
  *   pathNames [zone, path]                             → the zone's events of that path, all time (which paths
  *            a filter can match, and whether reading them beats reading the time range)
  *   totals   [zone]                                    → the zone's events, all time
+ *   requests [52-bit hash of zone and requestId, batch] → (nothing) batches holding events of that exchange
+ *            (an event's id is `<requestId>-<n>`: a proof finds its batch without reading the others;
+ *            a hash rather than the ids keeps the key at about 15 bytes, and a rare collision only
+ *            names a batch more)
  *   meta     'format'                                  → the layout's number; another one is cleared and rebuilt
  *
  * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
@@ -90,7 +94,7 @@ export interface BatchSource {
 export const kHourMs = 3_600_000;
 
 /** The index's layout; an index of another number is emptied on open and rebuilt from the batches. */
-export const kIndexFormat = 3;
+export const kIndexFormat = 4;
 
 function tally(counts: Map<string, { key: Key; count: number }>, id: string, key: () => Key): void {
   const c = counts.get(id);
@@ -99,6 +103,30 @@ function tally(counts: Map<string, { key: Key; count: number }>, id: string, key
 }
 
 type Key = (string | number)[];
+
+const kEmpty = Buffer.alloc(0);
+
+/** 32 bits mixed from `words` (multiply-xorshift rounds). */
+function mix32(words: readonly number[], seed: number): number {
+  let h = seed;
+  for (const w of words) {
+    h = Math.imul(h ^ w, 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  return h >>> 0;
+}
+
+const hexWords = (hex: string): number[] => [0, 8, 16, 24].map((i) => Number.parseInt(hex.slice(i, i + 8), 16));
+
+/**
+ * A 52-bit hash of a zone and a request id (32 hex digits each), exact in a double; undefined for
+ * another id. Hashed rather than cut, so ids that differ only at their end (as counters do) still spread.
+ */
+function requestNumber(zone: string, requestId: string): number | undefined {
+  if (!/^[0-9a-f]{32}$/.test(requestId) || !/^[0-9a-f]{32}$/.test(zone)) return undefined;
+  const words = [...hexWords(zone), ...hexWords(requestId)];
+  return mix32(words, 0x811c9dc5) * 2 ** 20 + (mix32(words, 0x01000193) >>> 12);
+}
 
 /** Numbers below 2^32 as little-endian uint32s. */
 function packPairs(values: readonly number[]): Buffer {
@@ -146,6 +174,7 @@ export class EventIndex {
   readonly #pathHours: Database<number, Key>;
   readonly #pathNames: Database<number, Key>;
   readonly #totals: Database<number, Key>;
+  readonly #requests: Database<Buffer, Key>;
   /** The format of the index found on open when it was another one (and so emptied), else undefined. */
   readonly replacedFormat: number | undefined;
 
@@ -161,6 +190,7 @@ export class EventIndex {
     this.#pathHours = this.#env.openDB<number, Key>({ name: 'pathHours' });
     this.#pathNames = this.#env.openDB<number, Key>({ name: 'pathNames' });
     this.#totals = this.#env.openDB<number, Key>({ name: 'totals' });
+    this.#requests = this.#env.openDB<Buffer, Key>({ name: 'requests', encoding: 'binary' });
     this.replacedFormat = this.#checkFormat();
     if (this.replacedFormat !== undefined) {
       options.log?.(`events index: format ${this.replacedFormat} found, emptied to be rebuilt as format ${kIndexFormat} from the stored batches`);
@@ -176,7 +206,7 @@ export class EventIndex {
     return this.#env.transactionSync(() => {
       const found = meta.get('format');
       if (found === kIndexFormat) return undefined;
-      const dbs = [this.#events, this.#hours, this.#rules, this.#batches, this.#paths, this.#pathHours, this.#pathNames, this.#totals];
+      const dbs = [this.#events, this.#hours, this.#rules, this.#batches, this.#paths, this.#pathHours, this.#pathNames, this.#totals, this.#requests];
       const empty = found === undefined && dbs.every((db) => db.getKeysCount({ limit: 1 }) === 0);
       for (const db of dbs) db.clearSync();
       meta.putSync('format', kIndexFormat);
@@ -219,6 +249,9 @@ export class EventIndex {
         for (const { key, count } of counts.values()) db.put(key, (db.get(key) ?? 0) + count);
       }
       for (const { key, at } of postings.values()) this.#paths.put(key, packPairs(at));
+      for (const request of new Set(parsed.map((p) => requestNumber(zone, p.value.requestId)))) {
+        if (request !== undefined) this.#requests.put([request, n], kEmpty);
+      }
       this.#totals.put([zone], (this.#totals.get([zone]) ?? 0) + parsed.length);
       this.#batches.put([zone, n], parsed.length);
       return parsed.length;
@@ -264,6 +297,18 @@ export class EventIndex {
       const [, hour, ruleId, rulesetId, action, host = '', method = '', status = 0] = key as [string, number, string, string, string, string?, string?, number?];
       yield { hour, ruleId, rulesetId, action, host, method, status, count: value };
     }
+  }
+
+  /**
+   * Batches of the zone holding events of exchange `requestId` (an event id's part before the dash),
+   * newest first; a batch of another exchange whose ids hash alike (one in 2^52) may be among them.
+   */
+  requestBatches(zone: string, requestId: string): number[] {
+    const request = requestNumber(zone, requestId);
+    if (request === undefined) return [];
+    const out: number[] = [];
+    for (const key of this.#requests.getKeys({ start: [request + 1], end: [request], reverse: true })) out.push(key[1] as number);
+    return out;
   }
 
   /** The zone's event at `key`, or undefined. */

@@ -125,11 +125,25 @@ function sendApiError(res: ServerResponse, err: RulesetsApiError): void {
 
 const kRoute = /^\/client\/v4\/zones\/([^/]+)\/security\/events\/([^/]+)\/proof$/;
 
+/** Which batches hold an exchange's events: the events index (src/events) answers it. */
+export interface EventBatchFinder {
+  /** Batches of `zone` holding events of exchange `requestId` (an event id before its dash), newest first. */
+  requestBatches(zone: string, requestId: string): number[];
+}
+
+/** `proveEvent`'s options for event `id`: the batch `finder` names for its exchange, if any. */
+export function batchHint(finder: EventBatchFinder | undefined, zone: string, id: string): { batch?: number } {
+  const batch = finder?.requestBatches(zone, id.slice(0, id.lastIndexOf('-')))[0];
+  return batch === undefined ? {} : { batch };
+}
+
 export interface EventProofHandlerDeps {
   bucket: StoreBucket;
   log: AuditLog;
   tokens: TokenStore;
   onError: (err: unknown) => void;
+  /** Names the batch to read first, so a proof of an old event does not read every newer batch. */
+  index?: EventBatchFinder;
 }
 
 /**
@@ -150,7 +164,7 @@ export function createEventProofHandler(deps: EventProofHandlerDeps): (req: Inco
     if (req.method !== 'GET') return (sendApiError(res, new RulesetsApiError('METHOD_NOT_ALLOWED', `Method ${req.method ?? ''} not allowed for this route`)), true);
     if (!/^[0-9a-f]{32}$/.test(zone) || !kEventIdPattern.test(id)) return (sendApiError(res, new RulesetsApiError('BAD_IDENTIFIER')), true);
     try {
-      const out = await proveEvent(deps.bucket, deps.log, zone, id, deps.log.info().keys);
+      const out = await proveEvent(deps.bucket, deps.log, zone, id, deps.log.info().keys, batchHint(deps.index, zone, id));
       send(res, 200, { result: out, success: true, errors: [], messages: [] });
     } catch (e) {
       if (!(e instanceof LeakscanError)) {

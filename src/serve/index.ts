@@ -20,4 +20,4 @@ export { storedBatches, batchOfKey } from './batch-source.js';
 export { ZoneResolver, parseZoneArgs, zoneIdOfHost, zoneOfIdOrHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
 export { writePidFile, readPidFile, removePidFile, runningService, stopService, pidFilePath, kPidFileName, type PidFile, type StopOptions, type StopResult } from './lifecycle.js';
 export { ServeError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';
-export { proveEvent, checkEventProof, createEventProofHandler, kEventIdPattern, type EventProof, type EventProofCheck, type EventProofHandlerDeps } from './event-proof.js';
+export { proveEvent, checkEventProof, createEventProofHandler, batchHint, kEventIdPattern, type EventProof, type EventProofCheck, type EventProofHandlerDeps, type EventBatchFinder } from './event-proof.js';

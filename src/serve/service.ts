@@ -217,7 +217,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       alerts: { accountId: alerts.accountId, answer: (call: AlertingCall) => alerts.answer(call) },
     };
     const dashboard = createDashboardHandler({ service, tokens, onError, detections: new Detections(bucket, audit.log), events: securityEvents, ...(options.zones === undefined ? {} : { zones: options.zones }) });
-    const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError });
+    const proofs = createEventProofHandler({ bucket, log: audit.log, tokens, onError, index });
     const handlers: PortHandler[] = [proofs, apiHandle, dashboard, ...(options.handlers ?? [])];
     const apiServer = createServer((req, res) => {
       void (async () => {

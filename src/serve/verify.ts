@@ -19,7 +19,8 @@ import { openBucket, type StoreBucket } from '../storage/index.js';
 import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, readBatchLines, type BatchHeader, type Coverage } from './batch-format.js';
 import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf } from './batches.js';
 import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
-import { kEventIdPattern, proveEvent, type EventProof } from './event-proof.js';
+import { openEventIndex, type EventIndex } from '../events/index.js';
+import { batchHint, kEventIdPattern, proveEvent, type EventProof } from './event-proof.js';
 import { zoneOfIdOrHost } from './zones.js';
 
 export interface VerifyOptions {
@@ -281,13 +282,20 @@ export async function proveEventInDataDir(dataDir: string, id: string, options: 
     await audit.close();
     throw locked(e);
   }
+  // The events index, when there is one, names the event's batch (an index being rebuilt names none).
+  const indexPath = join(dataDir, 'events-index.mdb');
+  let index: EventIndex | undefined;
   try {
     const list = keys ?? audit.log.info().keys;
-    const zones = only !== undefined ? [only] : events === null ? [] : (await listPrefixes(events, 'events/')).map((p) => /^events\/([0-9a-f]{32})\/$/.exec(p)?.[1]).filter((z): z is string => z !== undefined);
+    if (existsSync(indexPath)) index = openEventIndex(indexPath);
+    const stored = only !== undefined ? [only] : events === null ? [] : (await listPrefixes(events, 'events/')).map((p) => /^events\/([0-9a-f]{32})\/$/.exec(p)?.[1]).filter((z): z is string => z !== undefined);
+    // Zones whose index names a batch first: the others may still hold it in batches not indexed yet.
+    const hints = new Map(stored.map((zone) => [zone, batchHint(index, zone, id)]));
+    const zones = [...stored.filter((z) => hints.get(z)!.batch !== undefined), ...stored.filter((z) => hints.get(z)!.batch === undefined)];
     let last: unknown = new LeakscanError('SDD_ERR_EVENT_NOT_FOUND', `${id} in ${only === undefined ? 'any zone' : `zone ${only}`} of ${dataDir}`);
     for (const zone of zones) {
       try {
-        return { ...(await proveEvent(events!, audit.log, zone, id, list)), keys: list };
+        return { ...(await proveEvent(events!, audit.log, zone, id, list, hints.get(zone)!)), keys: list };
       } catch (e) {
         if (!(e instanceof LeakscanError && e.code === 'SDD_ERR_EVENT_NOT_FOUND')) throw e;
         if (only !== undefined) last = e;
@@ -295,6 +303,7 @@ export async function proveEventInDataDir(dataDir: string, id: string, options: 
     }
     throw last;
   } finally {
+    await index?.close();
     await events?.close();
     await audit.close();
   }

@@ -173,7 +173,7 @@ describe('an index written before the path index', () => {
       await u.index.catchUp(source);
       await u.index.close();
       const env = openLmdb({ path: join(u.dir, 'events-index.mdb') });
-      for (const name of ['paths', 'pathHours', 'pathNames', 'totals']) await env.openDB({ name }).clearAsync();
+      for (const name of ['paths', 'pathHours', 'pathNames', 'totals', 'requests']) await env.openDB({ name }).clearAsync();
       await env.openDB<number, string>({ name: 'meta' }).put('format', 2);
       await env.close();
       const again = openEventIndex(join(u.dir, 'events-index.mdb'), { log: (l) => lines.push(l) });
