@@ -19,6 +19,13 @@ export function renderRulesDoc(): string {
     'threshold reaches it (`minConfidence`, `leakscan scan --min-confidence`, a zone\'s `sensitivity_level`:',
     'see docs/cli.md and docs/api.md); `—`: the rule has no context words, or always requires them. The default threshold is `high`.',
     '',
+    'Every rule sees values behind the escapes of the body\'s kind (JSON and JavaScript string escapes,',
+    'HTML and XML character references; in plain text `\\uXXXX`, `\\/` and `\\"`, as logs print JSON),',
+    'and inside JSON documents encoded in base64 (a field of a JSON body, a query parameter, a cookie):',
+    'those are decoded once, never a second level, and scanned with the same rules; a finding points at',
+    'the bytes as received, for base64 the groups of four characters that encode the value. JWTs are',
+    'left to the `jwt` rules.',
+    '',
     '| id | default | tags | validation | confidence | without context | description | note |',
     '|---|---|---|---|---|---|---|---|',
   ];

@@ -2,6 +2,7 @@ import type { ScanNotice, ScanReport } from '../types.js';
 import { notice } from '../errors.js';
 import { classifyContentType, kSniffBytes, normalizeCharset, sniffKind } from '../content/index.js';
 import { Matcher } from './matcher.js';
+import { encodedSpan } from './decoded.js';
 import type { Program } from './program.js';
 import { createCharsetDecoder, type CharsetDecoder, type CharsetKind } from './text/charset.js';
 import { createEscapeDecoder, type EscapeDecoder, type EscapeSyntax } from './text/escapes.js';
@@ -44,6 +45,8 @@ export interface BodyOptions {
    * on it.
    */
   sliceBytes?: number;
+  /** Decode base64 candidates and scan their text (default true; false for that scan itself). */
+  decode?: boolean;
 }
 
 /**
@@ -57,6 +60,7 @@ export class BodyScanner {
   readonly #maxFindings: number;
   readonly #coalesce: number;
   readonly #slice: number;
+  readonly #decode: boolean;
   readonly notices: ScanNotice[] = [];
   #kind: ContentKind | 'unknown';
   #charsetKind: CharsetKind = 'utf-8';
@@ -76,6 +80,7 @@ export class BodyScanner {
     this.#maxFindings = opts.maxFindings ?? 10_000;
     this.#coalesce = opts.coalesceBytes ?? kCoalesceBytes;
     this.#slice = Math.max(1, opts.sliceBytes ?? kSliceBytes);
+    this.#decode = opts.decode ?? true;
     const info = classifyContentType(opts.contentType);
     this.#kind = info.kind;
     if (info.kind === 'binary') this.notices.push(notice('SDD_SKIP_BINARY', info.skipReason ?? info.mediaType));
@@ -136,13 +141,32 @@ export class BodyScanner {
     matcher?.release();
     this.#charset?.release?.();
     this.#escapes?.release?.();
-    const findings = matcher ? [...matcher.findings].sort((a, b) => a.start - b.start || a.end - b.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0)) : [];
+    const findings = matcher ? [...matcher.findings] : [];
+    let truncated = matcher?.findingsTruncated ?? false;
+    if (matcher) {
+      // One level: the decoded texts are scanned without decoding again (see src/engine/decoded.ts).
+      for (const c of matcher.decoded) {
+        if (findings.length >= this.#maxFindings) {
+          truncated = true;
+          break;
+        }
+        const inner = new BodyScanner(this.#program, { contentType: 'application/json', maxFindings: this.#maxFindings - findings.length, decode: false });
+        inner.push(c.bytes);
+        const r = inner.end();
+        if (r.truncated) truncated = true;
+        for (const f of r.findings) {
+          const [start, end] = encodedSpan(c, f.start, f.end);
+          findings.push({ ...f, start, end });
+        }
+      }
+    }
+    findings.sort((a, b) => a.start - b.start || a.end - b.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
     return {
       findings,
       contentKind: this.#kind === 'unknown' ? 'text' : this.#kind,
       bytesScanned: this.#scanned,
       bytesSeen: this.#seen,
-      truncated: over || (matcher?.findingsTruncated ?? false),
+      truncated: over || truncated,
       notices: this.notices,
     };
   }
@@ -161,7 +185,7 @@ export class BodyScanner {
     }
     if (this.#kind === 'binary') return;
     if (!this.#matcher) {
-      this.#matcher = new Matcher(this.#program, this.#maxFindings, this.#slice);
+      this.#matcher = new Matcher(this.#program, this.#maxFindings, this.#slice, this.#decode);
       this.#charset = createCharsetDecoder(this.#charsetKind, this.#charsetLabel);
       this.#escapes = createEscapeDecoder(kEscapesFor[this.#kind]);
     }

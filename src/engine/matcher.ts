@@ -7,6 +7,7 @@ import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
+import { decodeBase64Json, type DecodedCandidate } from './decoded.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -166,6 +167,12 @@ export class Matcher {
   #linear = -1;
   readonly findings: Finding[] = [];
   findingsTruncated = false;
+  /**
+   * Base64 candidates that decoded to JSON, for the body scanner to scan once the body ends. Their
+   * bytes are at most three quarters of the text scanned, so the scan cap bounds them too.
+   */
+  readonly decoded: DecodedCandidate[] = [];
+  readonly #decode: boolean;
   /** Windows given up after too many rejected matches. */
   windowsCut = 0;
   /** Regions a screen's alternation ran over (diagnostics: how often screens paid their cost). */
@@ -176,8 +183,9 @@ export class Matcher {
    * scanner passes its slice size (kSliceBytes in body.ts): every character kept is copied again when
    * the next slice's string is joined to the buffer and first read (V8 flattens the joined string).
    */
-  constructor(program: Program, maxFindings: number, compactSlack: number) {
+  constructor(program: Program, maxFindings: number, compactSlack: number, decode = true) {
     this.#program = program;
+    this.#decode = decode;
     this.#compactSlack = compactSlack;
     this.#prefilter = program.newPrefilter();
     this.#maxFindings = maxFindings;
@@ -558,11 +566,15 @@ export class Matcher {
   }
 
   #record(ruleIndex: number, value: string, start: number, end: number, rank: number): void {
+    const rule = this.#program.rules[ruleIndex]!;
+    if (rule.def.decodes !== undefined) {
+      if (this.#decode) this.#queueDecoded(value, start);
+      return;
+    }
     if (this.findings.length >= this.#maxFindings) {
       this.findingsTruncated = true;
       return;
     }
-    const rule = this.#program.rules[ruleIndex]!;
     this.findings.push({
       ruleId: rule.def.id,
       description: rule.def.description,
@@ -573,6 +585,19 @@ export class Matcher {
       redacted: redact(value),
       confidence: kConfidenceByRank[rank]!,
     });
+  }
+
+  /**
+   * A base64 candidate (see src/engine/decoded.ts) that decodes to JSON, kept with the body offsets of
+   * its four-character groups for the scan of its text when the body ends.
+   */
+  #queueDecoded(value: string, start: number): void {
+    const bytes = decodeBase64Json(value);
+    if (bytes === null) return;
+    const groups = Math.ceil(value.length / 4);
+    const quanta = new Int32Array(groups + 1);
+    for (let k = 0; k <= groups; k++) quanta[k] = this.#offsetOf(start + Math.min(4 * k, value.length));
+    this.decoded.push({ bytes, quanta });
   }
 
   /** Drops text that no pending window and no future trigger can reach. */

@@ -2,6 +2,7 @@ import { reaches, type Confidence, type RuleDef } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, withoutContextRank, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
+import { kBase64JsonDecoder } from './decoded.js';
 import { keywordJoins } from './matcher.js';
 import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledPattern, RegexBackend } from './backend/index.js';
@@ -64,8 +65,10 @@ export interface Program {
  * (default `high`): a rule whose own level is lower is left out, and context that is optional at a
  * lower level stays required.
  */
-export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high'): Program {
-  const defs = selected.filter((d) => reaches(d.confidence ?? 'high', minConfidence));
+export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high', options: { decodeBase64?: boolean } = {}): Program {
+  const chosen = selected.filter((d) => reaches(d.confidence ?? 'high', minConfidence));
+  // A program with rules decodes base64 JSON once (src/engine/decoded.ts) unless told not to.
+  const defs = chosen.length > 0 && options.decodeBase64 !== false ? [...chosen, kBase64JsonDecoder] : chosen;
   // A screen of one rule would only add a call. Screens run on native RE2 only: re2-wasm's automaton
   // budget is fixed at 8 MB, so an alternation crawls there (its text/sparse/1MB fell from 3.0 to
   // 0.7 MB/s with them), and V8, the conformance reference, lacks RE2's `(?i:…)` used below for

@@ -204,6 +204,11 @@ export interface RuleDef {
   /** Checksum or structural check of the value (pure, no I/O). `false` drops the match. */
   readonly validate?: (value: string) => boolean;
   /**
+   * The value is an encoding of more text (`base64`): the engine decodes it once and scans the result
+   * with the same rules; the rule's own match is never reported (see src/engine/decoded.ts).
+   */
+  readonly decodes?: 'base64';
+  /**
    * Placeholder suppression (EXAMPLE, xxxx, ${VAR}, {{ }}, one repeated character, published sample
    * keys). Default true for `secrets`, false otherwise.
    */

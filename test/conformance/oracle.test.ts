@@ -4,6 +4,7 @@ import { compileProgram, re2NativeBackend, re2PackageBackend, re2WasmBackend, sc
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { redact } from '../../src/redact/index.js';
+import { decodeBase64Json, encodedSpan } from '../../src/engine/decoded.js';
 
 // The engine against the obviously-correct oracle: each rule's pattern run by V8 over the whole text,
 // with the same checks. On plain text without escapes both must report the same (rule, span) set.
@@ -24,6 +25,39 @@ if (re2PackageBackend && re2PackageBackend !== re2NativeBackend) programs.push([
 const kNames = ['', 'low', 'medium', 'high'];
 
 /**
+ * The reference's findings in byte offsets: every rule's matches, and for the base64 decoder's (never
+ * reported itself) the matches in its decoded JSON, mapped to the characters that encode them.
+ */
+function referenceFindings(program: Program, text: string): Array<{ rule: string; start: number; end: number; redacted: string; rank: number }> {
+  const defs = program.rules.map((r) => r.def);
+  const rules = defs.filter((d) => d.decodes === undefined);
+  const out = rules.flatMap((rule) =>
+    referenceMatches(rule, text, program.minConfidence).map((m) => {
+      const start = Buffer.byteLength(text.slice(0, m.start));
+      return { rule: rule.id, start, end: start + Buffer.byteLength(m.value), redacted: redact(m.value), rank: m.rank };
+    }),
+  );
+  for (const decoder of defs.filter((d) => d.decodes !== undefined)) {
+    for (const m of referenceMatches(decoder, text, program.minConfidence)) {
+      const bytes = decodeBase64Json(m.value);
+      if (bytes === null) continue;
+      const at = Buffer.byteLength(text.slice(0, m.start));
+      const groups = Math.ceil(m.value.length / 4);
+      const c = { bytes, quanta: Int32Array.from({ length: groups + 1 }, (_, k) => at + Math.min(4 * k, m.value.length)) };
+      const inner = Buffer.from(bytes).toString('utf8');
+      for (const rule of rules) {
+        for (const im of referenceMatches(rule, inner, program.minConfidence)) {
+          const s = Buffer.byteLength(inner.slice(0, im.start));
+          const [start, end] = encodedSpan(c, s, s + Buffer.byteLength(im.value));
+          out.push({ rule: rule.id, start, end, redacted: redact(im.value), rank: im.rank });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * Filler between the examples: moves context words in and out of their rules' reach (the engine drops
  * candidates whose context word ended too far back), and brings in non-ASCII text (windows with it go
  * to RE2 as strings, the others as bytes) including the Kelvin sign, which lower-cases to ASCII `k`.
@@ -38,15 +72,7 @@ describe.each(programs)('engine = reference oracle on plain text (%s)', (_name, 
         const text = parts.map(([t, f]) => f + sep + t).join(sep);
         const bytes = Buffer.from(text, 'utf8');
         const got = (await scanStream(program, [bytes], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}-${f.end}:${f.redacted}:${f.confidence}`);
-        const want = program.rules
-          .map((r) => r.def)
-          .flatMap((rule) =>
-            referenceMatches(rule, text, program.minConfidence).map((m) => {
-              const s = Buffer.byteLength(text.slice(0, m.start));
-              const e = s + Buffer.byteLength(m.value);
-              return `${rule.id}@${s}-${e}:${redact(m.value)}:${kNames[m.rank]}`;
-            }),
-          );
+        const want = referenceFindings(program, text).map((f) => `${f.rule}@${f.start}-${f.end}:${f.redacted}:${kNames[f.rank]}`);
         expect([...got].sort()).toEqual([...want].sort());
       }),
       { numRuns: 80 },
@@ -59,7 +85,7 @@ describe.each(programs)('engine = reference oracle on plain text (%s)', (_name, 
       fc.asyncProperty(fc.array(fc.constantFrom(...cards), { minLength: 2, maxLength: 24 }), fc.constantFrom('', 'pan ', '{"x":"'), async (list, lead) => {
         const text = `${lead}${list.join(' ')}\n`;
         const got = (await scanStream(program, [Buffer.from(text)], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}-${f.end}`);
-        const want = program.rules.map((r) => r.def).flatMap((rule) => referenceMatches(rule, text, program.minConfidence).map((m) => `${rule.id}@${m.start}-${m.start + m.value.length}`));
+        const want = referenceFindings(program, text).map((f) => `${f.rule}@${f.start}-${f.end}`);
         expect([...got].sort()).toEqual([...want].sort());
       }),
       { numRuns: 60 },

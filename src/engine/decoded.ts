@@ -1,0 +1,65 @@
+import type { RuleDef } from '../rules/types.js';
+
+/**
+ * One level of decoding for values hidden in base64: a JSON document encoded in base64 (a field of a
+ * JSON body, a query parameter, a cookie, a header) is decoded once and scanned with the same rules,
+ * and each finding points at the base64 characters that encode its value. Only candidates the
+ * prefilter found are decoded (its keywords are the encodings of `{"`, `{ "`, `{⏎ `, `{⏎"`, `{␍⏎`, `[{"`
+ * and `[{⏎`),
+ * never a whole body, and a decoded document is not decoded again.
+ *
+ * It is compiled into every program as a rule whose own match is never reported (`decodes`). JWT
+ * segments are left alone: the dot that joins them is a boundary, and the `jwt` rules report the token.
+ */
+export const kBase64JsonDecoder: RuleDef = {
+  id: 'base64-json',
+  description: 'A JSON document encoded in base64, decoded once and scanned with the same rules.',
+  family: 'secrets',
+  tags: ['decoder'],
+  enabledByDefault: true,
+  trigger: { keywords: ['eyJ', 'eyAi', 'ewog', 'ewoi', 'ew0K', 'W3si', 'W3sK'] },
+  // Standard or URL-safe alphabet, padding optional; 24 characters at least (18 bytes of JSON).
+  pattern: '(?:eyJ|eyAi|ewog|ewoi|ew0K|W3si|W3sK)[A-Za-z0-9+/_-]{20,}={0,2}',
+  lead: 0,
+  maxLength: 8192,
+  boundary: { left: 'A-Za-z0-9+/._-', right: 'A-Za-z0-9+/=._-' },
+  decodes: 'base64',
+  examples: { positive: [], negative: [] },
+};
+
+const kUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The candidate's decoded bytes when they are a UTF-8 JSON text (an object or an array), else null. */
+export function decodeBase64Json(value: string): Uint8Array | null {
+  const bytes = Buffer.from(value, 'base64');
+  const first = bytes[0];
+  if (first !== 0x7b && first !== 0x5b) return null;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    // Control characters other than whitespace: binary data that happens to start like JSON.
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return null;
+  }
+  try {
+    kUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  return bytes;
+}
+
+/**
+ * Where in the body each group of four base64 characters of a candidate starts (`quanta[k]`: the byte
+ * offset of character 4k; the last entry: the byte after the candidate), so a byte span of the
+ * decoded text maps back to the characters that encode it: bytes [3k, 3k+3) come from characters
+ * [4k, 4k+4).
+ */
+export interface DecodedCandidate {
+  readonly bytes: Uint8Array;
+  readonly quanta: Int32Array;
+}
+
+/** The body bytes of the base64 characters that encode decoded bytes [start, end). */
+export function encodedSpan(c: DecodedCandidate, start: number, end: number): [number, number] {
+  const last = c.quanta.length - 1;
+  return [c.quanta[Math.min(last, Math.floor(start / 3))]!, c.quanta[Math.min(last, Math.ceil(end / 3))]!];
+}
