@@ -2,10 +2,11 @@ import { LeakscanError } from '../../errors.js';
 import type { RegexBackend } from './types.js';
 import { re2WasmBackend } from './re2-wasm.js';
 import { nativeRe2Available, re2Binding, re2NativeBackend, re2PackageBackend } from './re2-native.js';
+import { toRe2Syntax } from './re2-syntax.js';
 import { v8Backend } from './v8.js';
 
 export type { RegexBackend, CompiledPattern, PatternMatch } from './types.js';
-export { re2WasmBackend, re2NativeBackend, re2PackageBackend, re2Binding, nativeRe2Available, v8Backend };
+export { re2WasmBackend, re2NativeBackend, re2PackageBackend, re2Binding, nativeRe2Available, toRe2Syntax, v8Backend };
 
 export type BackendName = 'auto' | 're2-wasm' | 're2' | 'v8';
 
