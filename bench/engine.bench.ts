@@ -23,8 +23,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   compileProgram,
-  re2Binding,
   re2NativeBackend,
+  re2Status,
   re2WasmBackend,
   resolveBackend,
   scanStream,
@@ -112,7 +112,7 @@ const primaryBackend = resolveBackend((backendArg ?? 'auto') as BackendName);
 const backends: RegexBackend[] =
   backendArg !== undefined ? [primaryBackend] : [primaryBackend, ...[re2NativeBackend, re2WasmBackend].flatMap((b) => (b === null || b === primaryBackend ? [] : [b]))];
 process.stderr.write(`engine backends: ${backends.map((b, i) => (i === 0 ? `${b.name} (primary)` : b.name)).join(', ')}\n`);
-if (re2Binding !== null) process.stderr.write(`re2 searches over bytes: ${re2Binding === 'lean' ? 'lean binding (native/re2)' : "the re2 package's exec (lean binding not built, or LEAKSCAN_RE2_BINDING=package)"}\n`);
+process.stderr.write(`native re2: ${re2Status.unavailable ?? `system ${re2Status.library ?? 'RE2'} (native/re2 binding)`}\n`);
 const prefilterStatus = nativeStatus();
 process.stderr.write(`prefilter: ${prefilterStatus.prefilter === 'native' ? 'native (C)' : `TypeScript (${prefilterStatus.reason ?? 'native not built'})`}\n`);
 /** Whether the primary's 1 MB cases are measured again with the TypeScript prefilter (see `onTsPrefilter`). */
@@ -732,7 +732,7 @@ async function main(): Promise<void> {
 
   console.log('');
   if (cases.length > 0) {
-    console.log(`Engine in-thread, backend ${primaryName}, ${prefilterStatus.prefilter === 'native' ? 'native prefilter' : 'TypeScript prefilter'}${primaryName === 're2' && re2Binding === 'lean' ? ', lean RE2 binding' : ''} (primary: the goals are evaluated on it):`);
+    console.log(`Engine in-thread, backend ${primaryName}, ${prefilterStatus.prefilter === 'native' ? 'native prefilter' : 'TypeScript prefilter'}${primaryName === 're2' ? `, system ${re2Status.library ?? 'RE2'}` : ''} (primary: the goals are evaluated on it):`);
     console.log(formatCases(results));
     console.log('');
     console.log('MB/s = 10^6 bytes per second at the median (p50) time per body; ×(a), ×(b) = engine speed / baseline speed (> 1: engine faster).');
@@ -789,7 +789,7 @@ async function main(): Promise<void> {
       baselines: [...baselineKinds],
       backends: { primary: primaryName, others: backends.slice(1).map((b) => b.name), otherCases: kBackendCases },
       prefilter: prefilterStatus,
-      re2Binding,
+      re2: re2Status,
       elapsedSeconds: Math.round(elapsed),
       ruleSets: sets.map((s) => ({ name: s.name, rules: s.rules.length, ids: s.rules.map((r) => r.id) })),
       rssMB: { bodies: Math.round(rssBodies), engine: Math.round(rssEngine), end: Math.round(rssEnd) },

@@ -1,20 +1,25 @@
 /**
- * `npm run bench:re2`: what the lean RE2 binding (native/re2/re2-binding.cc) is worth against the re2
- * package's `exec`, the only difference between the two programs measured: same rules (default), same
- * RE2, same prefilter. Both programs are compiled in this one process and take turns pass by pass (the
- * machine is noisy; a pair of passes a few milliseconds apart sees the same load), on
+ * `npm run bench:re2 -- --against FILE`: this tree's RE2 binding (native/re2, over the system RE2)
+ * against another build of it, FILE (a `leakscan_re2.node`, e.g. another checkout's, built with
+ * another RE2), on the same rules (default), prefilter and matcher. Both builds are loaded in this
+ * one process (each keeps its RE2 to itself: a binding linked statically hides its RE2 symbols) and
+ * take turns pass by pass: the machine is noisy, and a pair of passes a few milliseconds apart sees
+ * the same load. Sets:
  *
  * - the pool's batch corpus (200 bodies of 16-128 KiB, a quarter dense: bench/pool.ts), and
  * - each 1 MiB bench body, per content kind and density.
  *
- * Per set: median pass time of each binding, the median of the per-pair ratios (lean / package, below
- * 1 = the lean binding is faster) with their range, and the findings of each (they must be the same).
+ * Per set: median pass time of each build, the median of the per-pair ratios (this / other, below 1 =
+ * this build is faster) with their range, and the findings of each (they must be the same).
  *
- *   npm run bench:re2
- *   npm run bench:re2 -- --pairs 20 --filter dense
+ *   npm run bench:re2 -- --against ../main/native/re2/build/Release/leakscan_re2.node
+ *   npm run bench:re2 -- --against FILE --pairs 20 --filter dense
  */
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compileProgram, re2Binding, re2NativeBackend, re2PackageBackend, scanStream, type Program } from '../src/engine/index.js';
+import { re2BackendOver, type Re2Binding } from '../src/engine/backend/re2-native.js';
+import { compileProgram, re2NativeBackend, re2Status, scanStream, type Program } from '../src/engine/index.js';
 import { selectRules } from '../src/rules/index.js';
 import { kContentKinds, kDensities, makeBody, type Body } from './bodies.js';
 import { median } from './measure.js';
@@ -22,23 +27,43 @@ import { batchCorpus } from './pool.js';
 
 const { values } = parseArgs({
   options: {
+    against: { type: 'string' },
     filter: { type: 'string', multiple: true },
     pairs: { type: 'string', default: '10' },
   },
 });
 const pairs = Number(values.pairs);
-if (!Number.isInteger(pairs) || pairs < 1) {
-  process.stderr.write('usage: npm run bench:re2 -- [--filter <text>]... [--pairs <n>]\n');
+if (!Number.isInteger(pairs) || pairs < 1 || values.against === undefined) {
+  process.stderr.write('usage: npm run bench:re2 -- --against <leakscan_re2.node> [--filter <text>]... [--pairs <n>]\n');
   process.exit(2);
 }
-if (re2Binding !== 'lean' || re2NativeBackend === null || re2PackageBackend === null) {
-  process.stderr.write(`bench:re2 compares the lean RE2 binding with the re2 package's exec; here: ${re2Binding ?? 'no native re2'} only (npm run install builds it)\n`);
+if (re2NativeBackend === null) {
+  process.stderr.write(`bench:re2 needs this tree's RE2 binding: ${re2Status.unavailable}\n`);
   process.exit(1);
 }
 
+/**
+ * The other build. One without a string search (before it had one) gets it here: encoded per call,
+ * positions converted; the matcher only searches strings from between the halves of a pair.
+ */
+function loadOther(file: string): Re2Binding {
+  const b = createRequire(import.meta.url)(resolve(file)) as Omit<Re2Binding, 'execString'> & Partial<Pick<Re2Binding, 'execString'>>;
+  if (b.execString !== undefined) return b as Re2Binding;
+  return {
+    compile: b.compile,
+    exec: b.exec,
+    execString(pattern, text, from, out) {
+      const bytes = Buffer.from(text, 'utf8');
+      const found = b.exec(pattern, bytes, Buffer.byteLength(text.slice(0, from)), out);
+      if (found) for (let i = 0; i < 4; i++) out[i] = bytes.subarray(0, out[i]).toString('utf8').length;
+      return found;
+    },
+  };
+}
+
 const rules = selectRules({});
-const lean = compileProgram(rules, re2NativeBackend);
-const pkg = compileProgram(rules, re2PackageBackend);
+const ours = compileProgram(rules, re2NativeBackend);
+const other = compileProgram(rules, re2BackendOver(loadOther(values.against)));
 
 const sets: Array<{ name: string; bodies: readonly Body[] }> = [{ name: 'batch: 200 bodies, 16-128 KiB', bodies: batchCorpus(200) }];
 for (const kind of kContentKinds) for (const density of kDensities) sets.push({ name: `${kind}/${density}/1MB`, bodies: [makeBody(kind, density, '1MB')] });
@@ -51,12 +76,12 @@ async function pass(program: Program, bodies: readonly Body[]): Promise<{ ms: nu
   return { ms: performance.now() - t0, findings };
 }
 
-console.log(`lean RE2 binding against the re2 package's exec: default rules (${rules.length}), ${pairs} alternated pairs of passes per set after 3 warm-up pairs`);
-console.log(`${'set'.padEnd(31)}  lean ms  package ms  ${'lean/package (range)'.padEnd(24)} findings`);
+console.log(`RE2 binding (system ${re2Status.library ?? 'RE2'}) against ${values.against}: default rules (${rules.length}), ${pairs} alternated pairs of passes per set after 3 warm-up pairs`);
+console.log(`${'set'.padEnd(31)}  this ms    other ms  ${'this/other (range)'.padEnd(24)} findings`);
 for (const set of chosen) {
   for (let i = 0; i < 3; i++) {
-    await pass(lean, set.bodies);
-    await pass(pkg, set.bodies);
+    await pass(ours, set.bodies);
+    await pass(other, set.bodies);
   }
   const a: number[] = [];
   const b: number[] = [];
@@ -64,10 +89,10 @@ for (const set of chosen) {
   let fb = 0;
   for (let i = 0; i < pairs; i++) {
     // Which goes first alternates too, so neither always runs right after the other's garbage.
-    const first = i % 2 === 0 ? lean : pkg;
+    const first = i % 2 === 0 ? ours : other;
     const x = await pass(first, set.bodies);
-    const y = await pass(first === lean ? pkg : lean, set.bodies);
-    const [l, p] = first === lean ? [x, y] : [y, x];
+    const y = await pass(first === ours ? other : ours, set.bodies);
+    const [l, p] = first === ours ? [x, y] : [y, x];
     a.push(l.ms);
     b.push(p.ms);
     fa = l.findings;

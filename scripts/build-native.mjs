@@ -4,14 +4,15 @@
  *
  * 1. the native prefilter (native/prefilter.c → build/Release/leakscan_prefilter.node). Without a C
  *    compiler or Node headers the engine runs its TypeScript prefilter (same findings, slower).
- * 2. the lean RE2 binding (native/re2 → native/re2/build/Release/leakscan_re2.node), linked against the
- *    RE2 and Abseil objects the `re2` package compiled at its own install, or compiled from that
- *    package's sources when it came prebuilt (scripts/re2-sources.mjs). Without it, RE2 searches go
- *    through the package's exec (same matches, slower).
+ * 2. the RE2 binding (native/re2/re2-binding.cc → native/re2/build/Release/leakscan_re2.node), one
+ *    file compiled against the system RE2 that `pkg-config re2` finds (libre2-dev, Homebrew's re2,
+ *    re2-devel; PKG_CONFIG_PATH for one installed elsewhere). RE2 itself is never compiled here.
+ *    Without it, the engine runs on re2-wasm (same findings, slower); the install says why in one
+ *    line and how to get the system RE2.
  *
- * Each build is keyed on its inputs (sources, build files, Node's ABI, platform): a build that is
- * current is kept and says so, so a repeated install costs nothing; a failed or interrupted one left no
- * key and is built again. Each step says what it builds and how long it took.
+ * Each build is keyed on its inputs (sources, build files, Node's ABI, platform, and the RE2 found):
+ * a build that is current is kept and says so, so a repeated install costs nothing; a failed or
+ * interrupted one left no key and is built again. Each step says what it builds and how long it took.
  *
  * In a checkout (the package installing itself, not installed as a dependency) it also puts
  * `leakscan` in node_modules/.bin, so `npx leakscan …` runs this checkout's build at once instead of
@@ -23,13 +24,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (msg) => console.log(`leakscan: ${msg}`);
 const kPrefilterFallback = 'scans use the TypeScript prefilter (same findings, slower)';
-const kRe2Fallback = "RE2 searches go through the re2 package's exec (same matches, slower)";
+const kRe2Fallback = 'leakscan runs on re2-wasm (same findings, slower)';
+const kGetRe2 = 'for it install the system RE2 (apt-get install libre2-dev, brew install re2 or dnf install re2-devel) and run npm rebuild leakscan (npm run install in a checkout)';
 
 // npm hands its own node-gyp to lifecycle scripts; outside npm, fall back to one on PATH.
 const gyp = process.env.npm_config_node_gyp;
@@ -54,7 +56,7 @@ function keyOf(files, extra) {
  * Builds `name` in `dir` unless its output is current. `what` says what the build uses; returns true
  * when the output is there (kept or built).
  */
-function step({ name, dir, output, inputs, extra = [], what, fallback, gypArgs = [] }) {
+function step({ name, dir, output, inputs, extra = [], what, fallback, gypArgs = [], facts = {} }) {
   const stampFile = join(dirname(output), 'leakscan-build.json');
   const key = keyOf(inputs, extra);
   if (process.env.LEAKSCAN_REBUILD_NATIVE !== '1' && existsSync(output) && existsSync(stampFile)) {
@@ -72,12 +74,12 @@ function step({ name, dir, output, inputs, extra = [], what, fallback, gypArgs =
   const started = Date.now();
   const failed = rebuild(dir, gypArgs);
   if (failed !== null) {
-    console.warn(`leakscan: ${name} did not build (${failed}); ${fallback}`);
+    console.warn(`leakscan: ${name} not built (${failed}); ${fallback}`);
     return false;
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   mkdirSync(dirname(stampFile), { recursive: true });
-  writeFileSync(stampFile, `${JSON.stringify({ key, what, builtAt: new Date().toISOString().slice(0, 16).replace('T', ' '), seconds: Number(seconds) })}\n`);
+  writeFileSync(stampFile, `${JSON.stringify({ key, what, ...facts, builtAt: new Date().toISOString().slice(0, 16).replace('T', ' '), seconds: Number(seconds) })}\n`);
   say(`${name}: built in ${seconds} s`);
   return true;
 }
@@ -112,28 +114,49 @@ function main() {
   if (!prefilter) return;
 
   if (process.env.LEAKSCAN_SKIP_NATIVE_RE2 === '1') {
-    console.warn(`leakscan: LEAKSCAN_SKIP_NATIVE_RE2=1, lean RE2 binding not built; ${kRe2Fallback}`);
+    console.warn(`leakscan: RE2 binding not built (LEAKSCAN_SKIP_NATIVE_RE2=1); ${kRe2Fallback}`);
     return;
   }
-  const sources = join(root, 'scripts', 're2-sources.mjs');
+  const re2 = systemRe2();
+  if (typeof re2 === 'string') {
+    console.warn(`leakscan: RE2 binding not built (${re2}); ${kRe2Fallback}; ${kGetRe2}`);
+    return;
+  }
   const lean = join(root, 'native', 're2');
-  const check = spawnSync(process.execPath, [sources, 'check'], { cwd: lean, encoding: 'utf8' });
-  if (check.status !== 0) {
-    console.warn(`leakscan: no RE2 sources to build the lean binding from (${(check.stderr || check.stdout).trim()}); ${kRe2Fallback}`);
-    return;
-  }
-  // Linked objects change when the package is reinstalled (npm ci compiles it again): relink then.
-  const objects = spawnSync(process.execPath, [sources, 'objects'], { cwd: lean, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
   step({
-    name: 'lean RE2 binding',
+    name: 'RE2 binding',
     dir: lean,
     output: join(lean, 'build', 'Release', 'leakscan_re2.node'),
-    inputs: [join(lean, 'binding.gyp'), join(lean, 're2-binding.cc'), join(lean, 'exports.map'), sources],
-    extra: [check.stdout.trim(), ...objects.map((o) => `${o} ${statSync(o).size} ${statSync(o).mtimeMs}`)],
-    what: check.stdout.trim(),
-    fallback: kRe2Fallback,
-    gypArgs: ['--jobs', 'max'],
+    inputs: [join(lean, 'binding.gyp'), join(lean, 're2-binding.cc')],
+    extra: re2.key,
+    what: `compiling native/re2/re2-binding.cc against the system RE2 (${re2.library})`,
+    facts: { re2: basename(re2.library) },
+    fallback: `${kRe2Fallback}; ${kGetRe2}`,
   });
+}
+
+/**
+ * The system RE2 as pkg-config finds it: its flags, the library file they link (named in messages
+ * and in `leakscan --version`), and what identifies this RE2 for the build key (flags, the library's
+ * and header's size and time: an upgraded libre2 is linked again). A string says why there is none.
+ */
+function systemRe2() {
+  const pc = (...args) => spawnSync('pkg-config', [...args, 're2'], { encoding: 'utf8' });
+  const flags = pc('--cflags', '--libs');
+  if (flags.error) return flags.error.code === 'ENOENT' ? 'no pkg-config to find the system RE2 with' : flags.error.message;
+  if (flags.status !== 0) return 'no system RE2: pkg-config does not know re2';
+  const libdirs = [...flags.stdout.matchAll(/(?:^|\s)-L(\S+)/g)].map((m) => m[1]);
+  libdirs.push(pc('--variable=libdir').stdout.trim());
+  const names = process.platform === 'darwin' ? ['libre2.dylib', 'libre2.a'] : ['libre2.so', 'libre2.a'];
+  const library = libdirs.flatMap((d) => names.map((n) => join(d, n))).find((f) => f !== '' && existsSync(f));
+  const header = join(pc('--variable=includedir').stdout.trim(), 're2', 're2.h');
+  // A library found by the linker's default path only (no -L, no libdir): named by its flags.
+  const real = library === undefined ? null : realpathSync(library);
+  const id = (f) => (f !== null && existsSync(f) ? `${f} ${statSync(f).size} ${statSync(f).mtimeMs}` : '');
+  return {
+    library: real ?? `-lre2, ${flags.stdout.trim()}`,
+    key: [flags.stdout.trim(), pc('--modversion').stdout.trim(), id(real), id(header)],
+  };
 }
 
 main();

@@ -2,18 +2,15 @@
   "targets": [
     {
       "target_name": "leakscan_re2",
-      "sources": ["re2-binding.cc", "<!@(node ../../scripts/re2-sources.mjs sources)"],
-      "include_dirs": ["<!@(node ../../scripts/re2-sources.mjs include)"],
-      "libraries": ["<!@(node ../../scripts/re2-sources.mjs objects)"],
-      "cflags_cc": ["-O3", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-Wno-sign-compare", "-Wno-unused-parameter", "-Wno-missing-field-initializers", "-Wno-cast-function-type", "-Wno-deprecated-declarations"],
-      "defines": ["NDEBUG", "NOMINMAX", "NAPI_VERSION=8"],
-      "conditions": [
-        ["OS==\"linux\"", { "cflags": ["-pthread"], "cflags_cc": ["-fno-gnu-unique"], "ldflags": ["-pthread", "-Wl,--version-script=<(module_root_dir)/exports.map", "-Wl,--strip-debug"] }]
-      ],
+      "sources": ["re2-binding.cc"],
+      # The system RE2 (scripts/build-native.mjs checks that pkg-config finds it before building).
+      "cflags_cc": ["<!@(pkg-config --cflags re2)", "-O3", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-Wno-unused-parameter"],
+      "libraries": ["<!@(pkg-config --libs re2)"],
+      "defines": ["NDEBUG", "NAPI_VERSION=8"],
       "xcode_settings": {
-        "CLANG_CXX_LANGUAGE_STANDARD": "c++2a",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
         "MACOSX_DEPLOYMENT_TARGET": "10.15",
-        "OTHER_CFLAGS": ["-O3", "-fvisibility=hidden", "-fvisibility-inlines-hidden"]
+        "OTHER_CPLUSPLUSFLAGS": ["<!@(pkg-config --cflags re2)", "-O3", "-fvisibility=hidden", "-fvisibility-inlines-hidden"]
       }
     }
   ]

@@ -6,4 +6,4 @@ export { compileProgram, withPrefilter, type Program, type CompiledRule } from '
 export { scanStream, bodyBytes, iterateBody, type ScanLimits } from './stream.js';
 export { BodyScanner, kMaxScanBytes } from './body.js';
 export { engineBackends, describeEngineBackends, type EngineBackends } from './backends.js';
-export { resolveBackend, re2WasmBackend, re2NativeBackend, re2PackageBackend, re2Binding, nativeRe2Available, toRe2Syntax, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';
+export { resolveBackend, re2WasmBackend, re2NativeBackend, re2Status, nativeRe2Available, toRe2Syntax, v8Backend, type BackendName, type RegexBackend } from './backend/index.js';

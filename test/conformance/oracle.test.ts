@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileProgram, re2NativeBackend, re2PackageBackend, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
+import { compileProgram, re2NativeBackend, re2WasmBackend, scanStream, type Program } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceMatches } from '../../src/rules/reference.js';
 import { redact } from '../../src/redact/index.js';
@@ -19,8 +19,6 @@ if (re2NativeBackend) {
   // At the lowest threshold optional context no longer gates windows nor screens candidates.
   programs.push(['re2, minConfidence low', compileProgram(allRuleDefs, re2NativeBackend, 'low')]);
 } else programs.push(['re2-wasm, minConfidence low', compileProgram(allRuleDefs, re2WasmBackend, 'low')]);
-// Native re2 with the package's exec doing the searches over bytes too (the lean binding's reference).
-if (re2PackageBackend && re2PackageBackend !== re2NativeBackend) programs.push(['re2, package exec', compileProgram(allRuleDefs, re2PackageBackend)]);
 
 const kNames = ['', 'low', 'medium', 'high'];
 

@@ -25,25 +25,31 @@ mkdirSync(join(process.cwd(), 'build', 'Release'), { recursive: true });
 writeFileSync(join(process.cwd(), 'build', 'Release', basename(process.cwd()) === 're2' ? 'leakscan_re2.node' : 'leakscan_prefilter.node'), 'x');
 `;
 
+// The stand-in pkg-config: knows re2 unless NO_RE2 is set; its library is `lib/libre2.so` in the folder.
+const kFakePkgConfig = `#!/bin/sh
+[ -n "$NO_RE2" ] && { echo "Package re2 was not found" >&2; exit 1; }
+case "$1" in
+  --variable=libdir) echo "$FAKE_RE2/lib" ;;
+  --variable=includedir) echo "$FAKE_RE2/include" ;;
+  --modversion) echo 0.0.0 ;;
+  *) echo "-I$FAKE_RE2/include -L$FAKE_RE2/lib -lre2" ;;
+esac
+`;
+
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'leakscan-install-'));
-  for (const f of ['scripts/build-native.mjs', 'scripts/re2-sources.mjs', 'binding.gyp', 'native/prefilter.c', 'native/re2/binding.gyp', 'native/re2/re2-binding.cc', 'native/re2/exports.map']) {
+  for (const f of ['scripts/build-native.mjs', 'binding.gyp', 'native/prefilter.c', 'native/re2/binding.gyp', 'native/re2/re2-binding.cc']) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     cpSync(join(repo, f), join(dir, f));
   }
-  // A re2 package with two sources, compiled at its install (its objects are there).
-  const re2 = join(dir, 'node_modules', 're2');
-  mkdirSync(join(re2, 'vendor', 're2', 're2'), { recursive: true });
-  mkdirSync(join(re2, 'vendor', 'abseil-cpp'), { recursive: true });
-  writeFileSync(join(re2, 'package.json'), JSON.stringify({ name: 're2', version: '9.9.9', main: 'index.js' }));
-  writeFileSync(join(re2, 'index.js'), '');
-  writeFileSync(join(re2, 'binding.gyp'), JSON.stringify({ sources: ['vendor/re2/re2/a.cc', 'vendor/re2/re2/b.cc'] }));
-  for (const f of ['a', 'b']) {
-    writeFileSync(join(re2, 'vendor', 're2', 're2', `${f}.cc`), '');
-    mkdirSync(join(re2, 'build', 'Release', 'obj.target', 're2', 'vendor', 're2', 're2'), { recursive: true });
-    writeFileSync(join(re2, 'build', 'Release', 'obj.target', 're2', 'vendor', 're2', 're2', `${f}.o`), '');
-  }
-  writeFileSync(join(re2, 'build', 'Release', 're2.node'), '');
+  // A system RE2 that pkg-config finds.
+  mkdirSync(join(dir, 'sys', 'lib'), { recursive: true });
+  mkdirSync(join(dir, 'sys', 'include', 're2'), { recursive: true });
+  writeFileSync(join(dir, 'sys', 'lib', 'libre2.so'), 'v1');
+  writeFileSync(join(dir, 'sys', 'include', 're2', 're2.h'), '');
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'pkg-config'), kFakePkgConfig);
+  chmodSync(join(dir, 'bin', 'pkg-config'), 0o755);
   writeFileSync(join(dir, 'gyp.cjs'), kFakeGyp);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,7 +60,7 @@ async function install(env: Record<string, string> = {}): Promise<{ out: string;
   const r = await sh(`"${process.execPath}" scripts/build-native.mjs`, {
     timeoutMs: 30_000,
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', npm_config_node_gyp: join(dir, 'gyp.cjs'), GYP_LOG: log, ...env },
+    env: { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, FAKE_RE2: join(dir, 'sys'), npm_config_node_gyp: join(dir, 'gyp.cjs'), GYP_LOG: log, ...env },
   });
   expect(r.code).toBe(0);
   const built = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((d) => (d.endsWith('re2') ? 're2' : 'prefilter'));
@@ -62,36 +68,40 @@ async function install(env: Record<string, string> = {}): Promise<{ out: string;
 }
 
 describe('install builds', () => {
-  it('builds both, links the objects the re2 package compiled, then keeps them while current', async () => {
+  it('builds both against the system RE2, then keeps them while current', async () => {
     const first = await install();
     expect(first.built).toEqual(['prefilter', 're2']);
-    expect(first.out).toContain('lean RE2 binding: linking the 2 RE2 and Abseil objects re2@9.9.9 compiled at its install');
+    expect(first.out).toContain(`RE2 binding: compiling native/re2/re2-binding.cc against the system RE2 (${join(dir, 'sys', 'lib', 'libre2.so')})`);
     expect(first.out).toMatch(/native prefilter: built in [0-9.]+ s/);
+    expect(JSON.parse(readFileSync(join(dir, 'native', 're2', 'build', 'Release', 'leakscan-build.json'), 'utf8'))).toMatchObject({ re2: 'libre2.so' });
     const again = await install();
     expect(again.built).toEqual([]);
     expect(again.out).toMatch(/native prefilter: current \(built .*\), kept/);
-    expect(again.out).toMatch(/lean RE2 binding: current \(built .*\), kept/);
+    expect(again.out).toMatch(/RE2 binding: current \(built .*\), kept/);
   });
 
   it('rebuilds what an input change touches, and only that', async () => {
     await install();
     writeFileSync(join(dir, 'native', 'prefilter.c'), `${readFileSync(join(dir, 'native', 'prefilter.c'), 'utf8')}\n/* changed */\n`);
     expect((await install()).built).toEqual(['prefilter']);
-    // The re2 package reinstalled (npm ci compiles it again): its objects are new, the binding is relinked.
-    const o = join(dir, 'node_modules', 're2', 'build', 'Release', 'obj.target', 're2', 'vendor', 're2', 're2', 'a.o');
-    writeFileSync(o, 'new');
+    // The system RE2 upgraded: the binding is built against the new one.
+    writeFileSync(join(dir, 'sys', 'lib', 'libre2.so'), 'v2, longer');
     expect((await install()).built).toEqual(['re2']);
   });
 
-  it('compiles the sources when the package came prebuilt (no objects)', async () => {
-    rmSync(join(dir, 'node_modules', 're2', 'build', 'Release', 'obj.target'), { recursive: true });
-    expect((await install()).out).toContain('lean RE2 binding: compiling 2 RE2 and Abseil sources of re2@9.9.9');
+  it('without a system RE2 says so in one line, how to get it, and runs on re2-wasm', async () => {
+    const r = await install({ NO_RE2: '1' });
+    expect(r.built).toEqual(['prefilter']);
+    const line = r.out.split('\n').filter((l) => l.includes('RE2 binding'));
+    expect(line).toEqual([expect.stringContaining('RE2 binding not built (no system RE2: pkg-config does not know re2); leakscan runs on re2-wasm')]);
+    expect(line[0]).toContain('apt-get install libre2-dev, brew install re2 or dnf install re2-devel');
+    // Installed later: the next install builds it.
+    expect((await install()).built).toEqual(['re2']);
   });
 
   it('a failed build leaves no key: it says why, falls back, and is built by the next install', async () => {
     const failed = await install({ FAIL_GYP: 're2' });
-    expect(failed.out).toContain('lean RE2 binding did not build (error: compiler exploded)');
-    expect(failed.out).toContain("RE2 searches go through the re2 package's exec");
+    expect(failed.out).toContain('RE2 binding not built (error: compiler exploded); leakscan runs on re2-wasm');
     expect((await install()).built).toEqual(['re2']);
     // Interrupted: the output is there but the key is not.
     rmSync(join(dir, 'build', 'Release', 'leakscan-build.json'));

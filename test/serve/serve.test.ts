@@ -47,7 +47,7 @@ describe('leakscan serve', () => {
     // Not a terminal: the line names the file and never holds the value.
     expect(svc.lines).toContain(`admin token: saved in ${join(data.dir, 'admin-token')} (the value is shown on a terminal only)`);
     expect(svc.lines.join('\n')).not.toContain(token);
-    expect(svc.lines.find((l) => l.startsWith('engine: '))).toMatch(/^engine: prefilter (native|typescript), regex (re2 \(lean binding\)|re2 \(package exec\)|re2-wasm)/);
+    expect(svc.lines.find((l) => l.startsWith('engine: '))).toMatch(/^engine: prefilter (native|typescript), regex (re2 \(system [^)]+\)|re2-wasm)/);
     for (const f of ['tls/ca.pem', 'tls/client.pem', 'tls/client-key.pem', 'audit/signing-key.pem']) {
       expect(existsSync(join(data.dir, f)), f).toBe(true);
       expect(svc.lines).toContain(`created ${join(data.dir, f)}`);

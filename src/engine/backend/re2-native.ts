@@ -1,137 +1,97 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { locateGroup, type RegexBackend } from './types.js';
+import type { RegexBackend } from './types.js';
+import { toRe2Syntax } from './re2-syntax.js';
 
 const require = createRequire(import.meta.url);
 
-interface NativeRe2 {
-  lastIndex: number;
-  exec(s: string): RegExpExecArray | null;
-  /** On a Buffer: indices are byte offsets and the groups are Buffers. */
-  exec(b: Buffer): (Array<Buffer | undefined> & { index: number; indices?: Array<[number, number] | undefined> }) | null;
-}
-type NativeCtor = new (pattern: string, flags: string) => NativeRe2;
-
-function load(): NativeCtor | null {
-  try {
-    return require('re2') as NativeCtor;
-  } catch {
-    // Optional dependency: absent when its native build failed or was skipped; re2-wasm takes over.
-    return null;
-  }
-}
-
-const RE2 = load();
-
-/** True when the optional native `re2` package loaded. */
-export const nativeRe2Available: boolean = RE2 !== null;
-
-/** The lean binding (native/re2/re2-binding.cc): RE2 compiled from the sources the `re2` package ships. */
-interface LeanRe2 {
+/** The binding (native/re2/re2-binding.cc) over the system RE2. */
+export interface Re2Binding {
   compile(pattern: string, ignoreCase: boolean, group: number): object;
   /** Match start, end, group start, group end (bytes) into `out`; false when there is no match. */
   exec(pattern: object, bytes: Uint8Array, from: number, out: Int32Array): boolean;
+  /** The same over a string, in UTF-16 code units. */
+  execString(pattern: object, text: string, from: number, out: Int32Array): boolean;
 }
 
-function loadLean(): LeanRe2 | null {
-  if (RE2 === null || process.env.LEAKSCAN_RE2_BINDING === 'package') return null;
+// src/engine/backend/ and dist/engine/backend/ are both three folders below the package root.
+const kBuild = '../../../native/re2/build/Release/';
+
+function load(): { binding: Re2Binding | null; reason?: string; library?: string } {
+  if (process.env.LEAKSCAN_RE2_BINDING === 'off') return { binding: null, reason: 'LEAKSCAN_RE2_BINDING=off' };
+  let binding: Re2Binding;
   try {
-    // src/engine/backend/ and dist/engine/backend/ are both three folders below the package root.
-    return require('../../../native/re2/build/Release/leakscan_re2.node') as LeanRe2;
-  } catch {
-    // Not built (scripts/build-native.mjs says why at install): the package's exec does it all.
-    return null;
+    binding = require(`${kBuild}leakscan_re2.node`) as Re2Binding;
+  } catch (err) {
+    // Not built (scripts/build-native.mjs said why at install), or the system RE2 it was linked
+    // against is gone: re2-wasm takes over.
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'MODULE_NOT_FOUND'
+        ? 'RE2 binding not built: it needs the system RE2 (apt-get install libre2-dev, brew install re2, dnf install re2-devel), then npm rebuild leakscan'
+        : `RE2 binding did not load: ${String((err as Error).message).split('\n')[0]}`;
+    return { binding: null, reason };
   }
+  try {
+    // The install's record of the build names the library it linked (for `leakscan --version`).
+    const stamp = JSON.parse(readFileSync(new URL(`${kBuild}leakscan-build.json`, import.meta.url), 'utf8')) as { re2?: unknown };
+    if (typeof stamp.re2 === 'string') return { binding, library: stamp.re2 };
+  } catch {
+    // Built by hand (node-gyp without the install script): the library goes unnamed.
+  }
+  return { binding };
 }
 
-const lean = loadLean();
+const loaded = load();
+const binding = loaded.binding;
+
+/** True when the RE2 binding loaded (native RE2 is in use unless a backend is named). */
+export const nativeRe2Available: boolean = binding !== null;
 
 /**
- * Which binding confirms matches over bytes: `lean` (ours, see native/re2/re2-binding.cc) when it
- * was built, `package` (the re2 package's exec) otherwise or when LEAKSCAN_RE2_BINDING=package.
+ * Why native RE2 is not in use (null when it is), and the RE2 library the binding was linked against
+ * where the install recorded it: for `leakscan --version` and serve's `engine:` line.
  */
-export const re2Binding: 'lean' | 'package' | null = RE2 === null ? null : lean !== null ? 'lean' : 'package';
+export const re2Status: { readonly unavailable: string | null; readonly library: string | null } = {
+  unavailable: binding === null ? (loaded.reason ?? 'RE2 binding not loaded') : null,
+  library: loaded.library ?? null,
+};
 
-/**
- * JavaScript syntax the re2 package rewrites before RE2 sees it (`\u0041`, `\u{…}`, `\cA`, long
- * `\p{…}` names, `(?<name>`): a pattern with any of it goes through the package, whose rewriting
- * is the reference. The rules use none today (checked by the backend conformance tests).
- */
-const kRewrittenSyntax = /\\[ucpP]|\(\?</;
-
-/** Where the lean binding writes a match: one array for the thread, read right after each call. */
+/** Where the binding writes a match: one array for the thread, read right after each call. */
 const kOut = new Int32Array(4);
 
 /**
- * Native RE2 (the optional `re2@1.24.0` package, built from source by node-gyp when no prebuilt
- * binary can be fetched). Linear-time like re2-wasm but about 18× cheaper per call on the small
- * windows the matcher hands it (0.34 µs against 6.2 µs on 110 characters, measured here), with
- * UTF-16 indices and native memory: no fixed 16 MB heap. The scanner prefers it when it loads.
+ * Native RE2: the system's RE2 through our binding (native/re2/re2-binding.cc). Linear-time like
+ * re2-wasm, far cheaper per call on the small windows the matcher hands it, with native memory (no
+ * fixed 16 MB heap). The scanner prefers it when it loads.
  *
- * Over bytes (the matcher's windows, nearly every call), the lean binding does the search when it
- * was built: same RE2, the same options wherever they decide a match (its DFA memory budget is
- * larger), no objects per call. The package's `exec` builds a result array,
- * a Buffer copy of each group and an index pair per group for every match (a match cost 1.9 µs, 3.8
- * with group indices, against 0.39-0.40 µs through the lean binding on a 230-byte window, measured
- * here; a miss 0.54 against 0.45), and each Buffer is an ArrayBuffer the collector has to sweep.
+ * Over bytes (the matcher's windows, nearly every call) the binding searches the bytes in place and
+ * writes four integers into one array: no object per call, no copy. Over a string (the rare window
+ * search that starts between the halves of a surrogate pair; ruleset expressions' `matches`) it
+ * encodes the string once in C++ and reports UTF-16 positions. JavaScript-only syntax is rewritten
+ * for RE2 before compiling (`toRe2Syntax`).
  */
-export const re2NativeBackend: RegexBackend | null = nativeBackend(lean);
+export const re2NativeBackend: RegexBackend | null = binding === null ? null : re2BackendOver(binding);
 
-/**
- * The same backend with the package's `exec` doing every search (null when the package did not
- * load): what the conformance suite checks the lean binding against, and the bench's baseline for it.
- */
-export const re2PackageBackend: RegexBackend | null = lean === null ? re2NativeBackend : nativeBackend(null);
-
-function nativeBackend(lean: LeanRe2 | null): RegexBackend | null {
-  return RE2 === null
-    ? null
-    : {
-        name: 're2',
-        linear: true,
-        compile(pattern, ignoreCase, group) {
-          // `d`: group indices (UTF-16 on strings, bytes on Buffers), for rules that report a group.
-          const flags = `${ignoreCase ? 'giu' : 'gu'}${group > 0 ? 'd' : ''}`;
-          const leanPattern = lean !== null && !kRewrittenSyntax.test(pattern) ? lean.compile(pattern, ignoreCase, group) : null;
-          // With the lean binding, the package's object serves only searches over strings (rare: text
-          // with lone surrogates), so it is made on the first of them.
-          let re: NativeRe2 | null = leanPattern === null ? new RE2!(pattern, flags) : null;
-          // `lastIndex` as this code last left it: 0 after a failed search (a global regex resets it),
-          // -1 when unknown. Setting it crosses into C++; most window searches start at 0 right after
-          // a failed one, and skip that.
-          let last = 0;
-          return {
-            exec(text, from) {
-              re ??= new RE2!(pattern, flags);
-              re.lastIndex = from;
-              const m = re.exec(text);
-              last = m === null ? 0 : -1;
-              return m === null ? null : locateGroup(m, group);
-            },
-            // A string is encoded to UTF-8 on every call; text handed over as bytes is not, which
-            // halves the cost of a call on the matcher's windows (measured: 3.0 against 5.3 µs on
-            // 2,000 characters, 0.45 against 1.3 µs on 40) and spares re-encoding a region that is
-            // searched several times.
-            execBytes:
-              leanPattern !== null
-                ? (bytes, from) => {
-                    if (!lean!.exec(leanPattern, bytes, from, kOut)) return null;
-                    return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
-                  }
-                : (bytes, from) => {
-                    const r = re!;
-                    if (from !== last) r.lastIndex = from;
-                    const m = r.exec(bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-                    last = m === null ? 0 : -1;
-                    if (m === null) return null;
-                    const whole = m[0]!;
-                    const start = m.index;
-                    const end = start + whole.length;
-                    if (group === 0) return { start, end, groupStart: start, groupEnd: end };
-                    const span = m.indices?.[group];
-                    if (span === undefined) return null;
-                    return { start, end, groupStart: span[0], groupEnd: span[1] };
-                  },
-          };
+/** The backend over a loaded binding (exported for `npm run bench:re2`, which compares two builds). */
+export function re2BackendOver(binding: Re2Binding): RegexBackend {
+  return {
+    name: 're2',
+    linear: true,
+    compile(pattern, ignoreCase, group) {
+      const compiled = binding.compile(toRe2Syntax(pattern), ignoreCase, group);
+      return {
+        exec(text, from) {
+          if (!binding.execString(compiled, text, from, kOut)) return null;
+          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
+        },
+        // Text handed over as bytes is not encoded again on each call, which halves the cost of a
+        // call on the matcher's windows and spares re-encoding a region searched several times.
+        execBytes(bytes, from) {
+          if (!binding.exec(compiled, bytes, from, kOut)) return null;
+          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
         },
       };
+    },
+  };
 }
