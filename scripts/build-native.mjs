@@ -23,7 +23,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -117,12 +117,15 @@ function main() {
     console.warn(`leakscan: RE2 binding not built (LEAKSCAN_SKIP_NATIVE_RE2=1); ${kRe2Fallback}`);
     return;
   }
+  const lean = join(root, 'native', 're2');
   const re2 = systemRe2();
   if (typeof re2 === 'string') {
+    // A binding from an earlier install would still load against the RE2 left behind: the line below
+    // would then be wrong. What runs is what the install says.
+    rmSync(join(lean, 'build'), { recursive: true, force: true });
     console.warn(`leakscan: RE2 binding not built (${re2}); ${kRe2Fallback}; ${kGetRe2}`);
     return;
   }
-  const lean = join(root, 'native', 're2');
   step({
     name: 'RE2 binding',
     dir: lean,
