@@ -2,7 +2,7 @@
 // UTF-8 bytes (or a string) from an offset and get the match and one group as four integers written
 // into an Int32Array the caller owns. No object is made per call and none per match (an `exec` that
 // returns a match array, a copy per group and an index pair per group cost 1.6-3.3 us of a match's
-// 2-3.7 us on the matcher's windows: docs/design/engine.md, "Lean RE2 binding").
+// 2-3.7 us on the matcher's windows: docs/design/engine.md, "RE2 binding").
 //
 // RE2 is the system's (pkg-config re2: Debian/Ubuntu libre2-dev, Homebrew re2, Fedora re2-devel),
 // linked as a shared library; this file is the only C++ of ours. JavaScript-only syntax (`\u0041`,
