@@ -124,6 +124,28 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
   };
 }
 
+/** How far from the start of its digit run a later value of a list may start (`RuleDef.inLists`). */
+export const kMaxListSpan = 200;
+
+/**
+ * True when an `inLists` rule's next value may start at `at + 1`: a space at `at`, a digit after it,
+ * and the digit run (digits joined by single spaces or dashes) that holds them started at most
+ * `kMaxListSpan` characters back, so the engine, which reports longer runs in pieces, and the
+ * reference matcher see the same lists.
+ */
+export function listContinues(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 32) return false;
+  const next = text.charCodeAt(at + 1);
+  if (next < 48 || next > 57) return false;
+  for (let i = at - 1; i >= Math.max(0, at - kMaxListSpan); i--) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue;
+    if ((c === 32 || c === 45) && i > 0 && text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57) continue;
+    return true;
+  }
+  return at <= kMaxListSpan;
+}
+
 /** Window context a rule needs on each side of a match (context words, one boundary character). */
 export function contextReach(rule: RuleDef): number {
   return Math.max(rule.context?.before ?? 0, rule.context?.after ?? 0) + 1;

@@ -1,7 +1,7 @@
 import type { Finding } from '../types.js';
 import { kConfidenceByRank } from '../rules/types.js';
 import { redact } from '../redact/index.js';
-import { afterCodePoint, asciiClass } from './checks.js';
+import { afterCodePoint, asciiClass, listContinues } from './checks.js';
 import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
@@ -158,6 +158,7 @@ export class Matcher {
   /** The searches of the window being confirmed and of the screen region being run (reused). */
   readonly #windowSearch = new WindowSearch();
   readonly #screenSearch = new WindowSearch();
+  readonly #listSearch = new WindowSearch();
   #bufStart = 0;
   #off: Int32Array = new Int32Array(1);
   /**
@@ -484,7 +485,32 @@ export class Matcher {
       this.#lastEnd[g.rule] = ws + m.end;
       this.#record(rule.index, text.slice(m.groupStart, m.groupEnd), ws + m.groupStart, ws + m.groupEnd, rank);
       if (this.findingsTruncated) return;
+      if (rule.def.inLists === true) {
+        from = this.#continueList(rule, ws, we, text, from);
+        if (this.findingsTruncated) return;
+      }
     }
+  }
+
+  /**
+   * The later values of a list (`RuleDef.inLists`) after an accepted one that ended at `end` (window
+   * text position): the pattern tried on the text after each space as if it began there. Returns
+   * where the window's search goes on.
+   */
+  #continueList(rule: CompiledRule, ws: number, we: number, text: string, end: number): number {
+    while (listContinues(text, end)) {
+      const at = end + 1;
+      const sub = text.slice(at);
+      const m = this.#searcher(this.#listSearch, rule.pattern, ws + at, we, sub, this.#isAscii(ws + at, we)).exec(0);
+      if (m === null || m.groupStart !== 0 || m.end - m.start > rule.maxLength) break;
+      const rank = rule.checks.accept(sub, m.start, m.end, m.groupStart, m.groupEnd);
+      if (rank === 0) break;
+      end = at + m.end;
+      this.#lastEnd[rule.index] = ws + end;
+      this.#record(rule.index, sub.slice(m.groupStart, m.groupEnd), ws + at + m.groupStart, ws + at + m.groupEnd, rank);
+      if (this.findingsTruncated) break;
+    }
+    return end;
   }
 
   /**

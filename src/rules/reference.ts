@@ -1,5 +1,5 @@
 import type { Confidence, RuleDef } from './types.js';
-import { afterCodePoint, compileChecks } from '../engine/checks.js';
+import { afterCodePoint, compileChecks, listContinues } from '../engine/checks.js';
 
 export interface ReferenceMatch {
   /** Span of the value (the rule's group) in `text`, UTF-16 indices. */
@@ -42,8 +42,27 @@ export function referenceMatches(rule: RuleDef, text: string, minConfidence: Con
       continue;
     }
     out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me, rank });
+    if (rule.inLists === true) re.lastIndex = continueList(rule, checks, text, me, out);
   }
   return out;
+}
+
+/** The later values of a list after an accepted one ending at `end`, as the engine reads them (`RuleDef.inLists`). */
+function continueList(rule: RuleDef, checks: ReturnType<typeof compileChecks>, text: string, end: number, out: ReferenceMatch[]): number {
+  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'iud' : 'ud');
+  const group = rule.group ?? 0;
+  while (listContinues(text, end)) {
+    const at = end + 1;
+    const sub = text.slice(at);
+    const m = re.exec(sub);
+    const span = m?.indices?.[group];
+    if (m === null || span === undefined || span[0] !== 0 || m[0].length > rule.maxLength) break;
+    const rank = checks.accept(sub, m.index, m.index + m[0].length, span[0], span[1]);
+    if (rank === 0) break;
+    out.push({ start: at + span[0], end: at + span[1], value: sub.slice(span[0], span[1]), matchStart: at + m.index, matchEnd: at + m.index + m[0].length, rank });
+    end = at + m.index + m[0].length;
+  }
+  return end;
 }
 
 /**

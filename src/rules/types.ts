@@ -204,6 +204,12 @@ export interface RuleDef {
   /** Checksum or structural check of the value (pure, no I/O). `false` drops the match. */
   readonly validate?: (value: string) => boolean;
   /**
+   * Values come in lists (`4242424242424242 4000-0566-5566-5556 4000 0025 0000 3155`): right after an
+   * accepted value, a space and a digit, the pattern is tried again on the text after the space as if
+   * it began there, so the next value needs no lead-in of its own (see `listContinues`).
+   */
+  readonly inLists?: boolean;
+  /**
    * The value is an encoding of more text (`base64`): the engine decodes it once and scans the result
    * with the same rules; the rule's own match is never reported (see src/engine/decoded.ts).
    */

@@ -121,8 +121,19 @@ describe('card numbers', () => {
   it('ends a dash-grouped number where a space begins, a space-grouped one only at its run\'s end', () => {
     expect(found('card-visa', '4012-8888-8888-1881 12/29')).toEqual(['4012-8888-8888-1881']);
     expect(found('card-visa', '4012 8888 8888 1881 12/29')).toEqual([]);
-    // A list's later numbers follow a digit and a space, which no card may (a slice of a longer number).
-    expect(found('card-visa', '4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881')).toEqual(['4012888888881881']);
+  });
+
+  it('reads a list of cards separated by single spaces, each grouped its own way, after an accepted card', () => {
+    expect(found('card-visa', '4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881')).toEqual(['4012888888881881', '4012-8888-8888-1881', '4012 8888 8888 1881']);
+    // Only after an accepted card: after a group, or a number that is no card, the next could be a slice.
+    expect(found('card-visa', '4111 1111 1111 1111 4242424242424242')).toEqual([]);
+    expect(found('card-visa', '41111111 4242424242424242')).toEqual([]);
+    expect(found('card-visa', '4111111111111112 4242424242424242')).toEqual([]);
+    // The list ends where a value fails; and each rule reads lists of its own brand.
+    expect(found('card-visa', '4242424242424242 4242424242424241 4012888888881881')).toEqual(['4242424242424242']);
+    expect(found('card-mastercard', '4242424242424242 5555555555554444')).toEqual([]);
+    // Within 200 characters of the run's start (the engine reports longer runs in pieces).
+    expect(found('card-visa', Array.from({ length: 14 }, () => '4242424242424242').join(' '))).toHaveLength(12);
   });
 
   it('ignores numbers of no brand even when Luhn-valid', () => {

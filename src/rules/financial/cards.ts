@@ -232,6 +232,9 @@ function cardRule(brand: Brand): RuleDef {
     maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
     runGate: brand === kOtherNetworks ? otherNetworkRunGate : cardRunGate,
     validate: cardValidator(brand),
+    // `4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881`: after an accepted card, the next
+    // number of the list needs no lead-in (a card never follows a digit and a space otherwise).
+    inLists: true,
     examples: { positive: brand.positive, negative: brand.negative },
   };
   return brand.note === undefined ? rule : { ...rule, note: brand.note };
@@ -259,6 +262,7 @@ const kVisa: Brand = {
     { text: 'visa19: 4000 1234 5678 9012 343\n', match: '4000 1234 5678 9012 343' },
     { text: '"pan": "\\u0034111111111111111"', contentType: 'application/json', match: '4111111111111111' },
     { text: 'pan 4000-0566-5566-5556 12/29 cvc 123', match: '4000-0566-5566-5556' },
+    { text: 'test cards: 4242424242424242 4000-0566-5566-5556 4000 0025 0000 3155\n', match: '4000 0025 0000 3155' },
   ],
   negative: [
     { text: '{"card_number":"4111111111111112"}' },
