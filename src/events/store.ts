@@ -16,10 +16,12 @@
  *   pathNames [zone, path]                             → the zone's events of that path, all time (which paths
  *            a filter can match, and whether reading them beats reading the time range)
  *   totals   [zone]                                    → the zone's events, all time
- *   requests [52-bit hash of zone and requestId, batch] → (nothing) batches holding events of that exchange
- *            (an event's id is `<requestId>-<n>`: a proof finds its batch without reading the others;
- *            a hash rather than the ids keeps the key at about 15 bytes, and a rare collision only
- *            names a batch more)
+ *   requests [zone, batch]                             → the sorted 32-bit hashes of the request ids of the
+ *            batch's events (an event's id is `<requestId>-<n>`: a proof reads the batches whose set
+ *            holds its hash, not every batch). One entry per batch, appended as the batch is, rather
+ *            than one per exchange keyed by its hash: those land all over the tree, and rewriting a
+ *            page per exchange made indexing two to three times slower. A collision (one in 2^32 per
+ *            exchange) only names a batch more.
  *   meta     'format'                                  → the layout's number; another one is cleared and rebuilt
  *
  * LMDB readers work on a snapshot and never wait for the writer, and the writer never waits for them,
@@ -94,7 +96,7 @@ export interface BatchSource {
 export const kHourMs = 3_600_000;
 
 /** The index's layout; an index of another number is emptied on open and rebuilt from the batches. */
-export const kIndexFormat = 4;
+export const kIndexFormat = 5;
 
 function tally(counts: Map<string, { key: Key; count: number }>, id: string, key: () => Key): void {
   const c = counts.get(id);
@@ -103,8 +105,6 @@ function tally(counts: Map<string, { key: Key; count: number }>, id: string, key
 }
 
 type Key = (string | number)[];
-
-const kEmpty = Buffer.alloc(0);
 
 /** 32 bits mixed from `words` (multiply-xorshift rounds). */
 function mix32(words: readonly number[], seed: number): number {
@@ -119,16 +119,28 @@ function mix32(words: readonly number[], seed: number): number {
 const hexWords = (hex: string): number[] => [0, 8, 16, 24].map((i) => Number.parseInt(hex.slice(i, i + 8), 16));
 
 /**
- * A 52-bit hash of a zone and a request id (32 hex digits each), exact in a double; undefined for
- * another id. Hashed rather than cut, so ids that differ only at their end (as counters do) still spread.
+ * A 32-bit hash of a request id (32 hex digits); undefined for another id. Hashed rather than cut, so
+ * ids that differ only at their end (as counters do) still spread.
  */
-function requestNumber(zone: string, requestId: string): number | undefined {
-  if (!/^[0-9a-f]{32}$/.test(requestId) || !/^[0-9a-f]{32}$/.test(zone)) return undefined;
-  const words = [...hexWords(zone), ...hexWords(requestId)];
-  return mix32(words, 0x811c9dc5) * 2 ** 20 + (mix32(words, 0x01000193) >>> 12);
+function requestHash(requestId: string): number | undefined {
+  return /^[0-9a-f]{32}$/.test(requestId) ? mix32(hexWords(requestId), 0x811c9dc5) : undefined;
 }
 
-/** Numbers below 2^32 as little-endian uint32s. */
+/** Whether sorted little-endian uint32s `set` hold `h` (binary search). */
+function holds(set: Buffer, h: number): boolean {
+  let lo = 0;
+  let hi = (set.length >> 2) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = set.readUInt32LE(mid * 4);
+    if (v === h) return true;
+    if (v < h) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Numbers below 2^32 as little-endian uint32s (path postings, request hash sets). */
 function packPairs(values: readonly number[]): Buffer {
   const out = Buffer.allocUnsafe(values.length * 4);
   values.forEach((v, i) => out.writeUInt32LE(v, i * 4));
@@ -249,9 +261,8 @@ export class EventIndex {
         for (const { key, count } of counts.values()) db.put(key, (db.get(key) ?? 0) + count);
       }
       for (const { key, at } of postings.values()) this.#paths.put(key, packPairs(at));
-      for (const request of new Set(parsed.map((p) => requestNumber(zone, p.value.requestId)))) {
-        if (request !== undefined) this.#requests.put([request, n], kEmpty);
-      }
+      const hashes = [...new Set(parsed.map((p) => requestHash(p.value.requestId)))].filter((h) => h !== undefined);
+      this.#requests.put([zone, n], packPairs(hashes.sort((a, b) => a - b)));
       this.#totals.put([zone], (this.#totals.get([zone]) ?? 0) + parsed.length);
       this.#batches.put([zone, n], parsed.length);
       return parsed.length;
@@ -301,13 +312,16 @@ export class EventIndex {
 
   /**
    * Batches of the zone holding events of exchange `requestId` (an event id's part before the dash),
-   * newest first; a batch of another exchange whose ids hash alike (one in 2^52) may be among them.
+   * newest first; a batch of another exchange whose id hashes alike may be among them. Reads each
+   * batch's set of hashes (4 bytes per exchange), not its events.
    */
   requestBatches(zone: string, requestId: string): number[] {
-    const request = requestNumber(zone, requestId);
-    if (request === undefined) return [];
+    const h = requestHash(requestId);
+    if (h === undefined) return [];
     const out: number[] = [];
-    for (const key of this.#requests.getKeys({ start: [request + 1], end: [request], reverse: true })) out.push(key[1] as number);
+    for (const { key, value } of this.#requests.getRange({ start: [zone, Infinity], end: [zone, -Infinity], reverse: true })) {
+      if (holds(value, h)) out.push(key[1] as number);
+    }
     return out;
   }
 
