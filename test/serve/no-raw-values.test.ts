@@ -153,7 +153,9 @@ describe('no raw value anywhere', () => {
     const listed = await b.get(securityEvents);
     const proof = /<a class="proof" href="([^"]+)">/.exec(listed.text)?.[1];
     expect(proof, 'a proof link on Security › Events').toBeDefined();
-    for (const path of [securityEvents, `${securityEvents}.ndjson`, proof!, `${proof!}.json`]) {
+    // The link carries the event's batch as a query (`…/proof?batch=N`); the JSON is `…/proof.json?batch=N`.
+    const proofJson = proof!.replace(/\/proof(?=\?|$)/, '/proof.json');
+    for (const path of [securityEvents, `${securityEvents}.ndjson`, proof!, proofJson]) {
       const r = await b.get(path);
       expect(r.status, path).toBe(200);
       seen.push([`dashboard ${path}`, r.text]);
