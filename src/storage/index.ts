@@ -32,3 +32,5 @@ export type {
   StoreUploadPartOptions,
   StoreUploadedPart,
 } from './types.js';
+export { openS3Bucket } from './s3.js';
+export type { OpenS3BucketOptions, S3Bucket } from './s3.js';
