@@ -1,0 +1,90 @@
+/**
+ * Starts Ceph RGW for a test file (one monitor, one memstore OSD, radosgw, all on loopback in a temp
+ * dir) through ceph-rgw.sh, which supervises the daemons: they stop when `stop()` is called, and also
+ * when this process dies in any way, since the script watches its stdin pipe. Asynchronous throughout
+ * (no spawnSync): a start that does not finish within `timeoutMs` is killed, process group and all.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Rgw {
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Milliseconds from spawn to the first answered S3 request. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+const kScript = join(dirname(fileURLToPath(import.meta.url)), 'ceph-rgw.sh');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once RGW answers, or rejects with the reason (the script's last lines) after cleaning up. */
+export async function startRgw(timeoutMs = 60_000): Promise<Rgw> {
+  const dir = mkdtempSync(join(tmpdir(), 'leakscan-rgw-'));
+  const [mon, rgw] = [await freePort(), await freePort()];
+  const t0 = Date.now();
+  // detached: its own process group, so a kill reaches the daemons even if the script is stuck.
+  const child = spawn('bash', [kScript, dir, String(mon), String(rgw)], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const killGroup = (): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+  const stop = async (): Promise<void> => {
+    // Either ends the script, which stops its daemons on the way out (a TERM also while it is still
+    // starting them); the group is killed only if it does not end in time.
+    child.stdin.end();
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 15_000)));
+    if ((await Promise.race([exited, late])) === 'late') killGroup();
+    clearTimeout(timer);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const ready = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs / 1000} s`)), timeoutMs);
+      const onData = (b: Buffer): void => {
+        out += b.toString();
+        const line = out.split('\n').find((l) => l.startsWith('READY ') || l.startsWith('FAIL '));
+        if (line === undefined) return;
+        clearTimeout(timer);
+        if (line.startsWith('FAIL ')) reject(new Error(line.slice(5)));
+        else resolve(line);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      child.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`the start script exited with ${code}`));
+      });
+    });
+    const [, endpoint, accessKeyId, secretAccessKey] = ready.split(' ') as [string, string, string, string];
+    return { endpoint, accessKeyId, secretAccessKey, startMs: Date.now() - t0, stop };
+  } catch (e) {
+    await stop();
+    const tail = out.trim().split('\n').filter((l) => l !== '' && !l.startsWith('FAIL ')).slice(-3).join(' | ');
+    throw new Error(`${(e as Error).message}${tail ? `: ${tail}` : ''}`);
+  }
+}
