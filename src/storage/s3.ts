@@ -445,8 +445,11 @@ class S3BucketImpl implements S3Bucket {
         );
         return true;
       } catch (e) {
-        if (isPrecondition(e) || (guard.IfNoneMatch && statusOf(e) === 409)) return false;
-        throw mapError('put', e);
+        if (!(isPrecondition(e) || (guard.IfNoneMatch && statusOf(e) === 409))) throw mapError('put', e);
+        // The SDK retries a request whose answer was lost; the retry then fails the condition against
+        // this very write. The version we wrote tells a lost race from our own earlier success.
+        const now = await this.headRecord('put', key);
+        return now?.version === rec.version;
       }
     };
     if (!cond) {
