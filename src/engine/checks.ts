@@ -125,7 +125,7 @@ export function compileChecks(rule: RuleDef, min: Confidence = 'high'): MatchChe
 }
 
 /** How far from the start of its digit run a later value of a list may start (`RuleDef.inLists`). */
-export const kMaxListSpan = 200;
+const kMaxListSpan = 200;
 
 /**
  * True when an `inLists` rule's next value may start at `at + 1`: a space at `at`, a digit after it,

@@ -440,6 +440,8 @@ export class Matcher {
   /** Confirms a group in its window; `screened`: ask the rule's screen first (regions are cached). */
   #confirm(g: Group, screened: boolean): void {
     const rule = this.#program.rules[g.rule]!;
+    // The base64 decoder's candidates matter only where decoded texts are scanned (not inside one).
+    if (rule.def.decodes !== undefined && !this.#decode) return;
     // A match overlapping the group ends at most maxLength after it.
     const ws = this.#windowStart(g, rule);
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
@@ -483,6 +485,10 @@ export class Matcher {
       from = m.end;
       if (ws + m.end <= g.start) continue; // a match that touches none of this group's triggers
       this.#lastEnd[g.rule] = ws + m.end;
+      if (rule.def.decodes !== undefined) {
+        this.#queueDecoded(text.slice(m.groupStart, m.groupEnd), ws + m.groupStart);
+        continue;
+      }
       this.#record(rule.index, text.slice(m.groupStart, m.groupEnd), ws + m.groupStart, ws + m.groupEnd, rank);
       if (this.findingsTruncated) return;
       if (rule.def.inLists === true) {
@@ -592,15 +598,11 @@ export class Matcher {
   }
 
   #record(ruleIndex: number, value: string, start: number, end: number, rank: number): void {
-    const rule = this.#program.rules[ruleIndex]!;
-    if (rule.def.decodes !== undefined) {
-      if (this.#decode) this.#queueDecoded(value, start);
-      return;
-    }
     if (this.findings.length >= this.#maxFindings) {
       this.findingsTruncated = true;
       return;
     }
+    const rule = this.#program.rules[ruleIndex]!;
     this.findings.push({
       ruleId: rule.def.id,
       description: rule.def.description,

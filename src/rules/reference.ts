@@ -24,6 +24,7 @@ export function referenceMatches(rule: RuleDef, text: string, minConfidence: Con
   const checks = compileChecks(rule, minConfidence);
   const group = rule.group ?? 0;
   const out: ReferenceMatch[] = [];
+  let listRe: RegExp | undefined;
   // Accepted matches never overlap: the next search starts where the last accepted match ended.
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const ms = m.index;
@@ -42,21 +43,23 @@ export function referenceMatches(rule: RuleDef, text: string, minConfidence: Con
       continue;
     }
     out.push({ start: vs, end: ve, value: text.slice(vs, ve), matchStart: ms, matchEnd: me, rank });
-    if (rule.inLists === true) re.lastIndex = continueList(rule, checks, text, me, out);
+    if (rule.inLists === true) {
+      // Searched from the start of the text after each space: a non-global copy of the pattern.
+      listRe ??= new RegExp(rule.pattern, rule.ignoreCase ? 'iud' : 'ud');
+      re.lastIndex = continueList(listRe, group, rule.maxLength, checks, text, me, out);
+    }
   }
   return out;
 }
 
 /** The later values of a list after an accepted one ending at `end`, as the engine reads them (`RuleDef.inLists`). */
-function continueList(rule: RuleDef, checks: ReturnType<typeof compileChecks>, text: string, end: number, out: ReferenceMatch[]): number {
-  const re = new RegExp(rule.pattern, rule.ignoreCase ? 'iud' : 'ud');
-  const group = rule.group ?? 0;
+function continueList(re: RegExp, group: number, maxLength: number, checks: ReturnType<typeof compileChecks>, text: string, end: number, out: ReferenceMatch[]): number {
   while (listContinues(text, end)) {
     const at = end + 1;
     const sub = text.slice(at);
     const m = re.exec(sub);
     const span = m?.indices?.[group];
-    if (m === null || span === undefined || span[0] !== 0 || m[0].length > rule.maxLength) break;
+    if (m === null || span === undefined || span[0] !== 0 || m[0].length > maxLength) break;
     const rank = checks.accept(sub, m.index, m.index + m[0].length, span[0], span[1]);
     if (rank === 0) break;
     out.push({ start: at + span[0], end: at + span[1], value: sub.slice(span[0], span[1]), matchStart: at + m.index, matchEnd: at + m.index + m[0].length, rank });
