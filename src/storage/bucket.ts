@@ -3,6 +3,15 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
 import { BlobFiles, TooLargeError, type BlobRef, type WrittenBlob } from './blobs.js';
+import {
+  checkOpenStorageClass,
+  checkPartNumber,
+  checkStorageClass,
+  kLimits,
+  parseListView,
+  partSizeError,
+  type StorageClass,
+} from './checks.js';
 import { badDigest, storeError, StoreOpenError, type StoreAction } from './errors.js';
 import { lockDir, type DirLock } from './lock.js';
 import { StoredObject, StoredObjectBody, type ObjectRecord } from './object.js';
@@ -34,19 +43,7 @@ import type {
 } from './types.js';
 import { valueSource } from './value.js';
 
-/** R2's limits (reference section 3). */
-export const kLimits = {
-  maxKeyBytes: 1024,
-  maxValueBytes: 5_368_709_120 - 5_242_880,
-  maxMetadataBytes: 2048,
-  maxListKeys: 1000,
-  minPartBytes: 5 * 1024 * 1024,
-  maxPartBytes: 5 * 1024 * 1024 * 1024,
-  uploadTtlMs: 7 * 24 * 3600 * 1000,
-} as const;
-
-export const kStorageClasses = ['Standard', 'InfrequentAccess'] as const;
-export type StorageClass = (typeof kStorageClasses)[number];
+export { kLimits, kStorageClasses, type StorageClass } from './checks.js';
 
 export interface OpenBucketOptions {
   /** Directory holding the bucket (created if missing). One process opens it at a time (docs/storage.md, Locking). */
@@ -239,9 +236,7 @@ export async function openBucket(options: OpenBucketOptions): Promise<LocalBucke
   if (!options || typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('openBucket: `dir` must be a non-empty string');
   }
-  if (options.storageClass !== undefined && !kStorageClasses.includes(options.storageClass)) {
-    throw new TypeError(`openBucket: storageClass must be one of ${kStorageClasses.join(', ')}`);
-  }
+  checkOpenStorageClass('openBucket', options.storageClass);
   mkdirSync(options.dir, { recursive: true });
   const dir = realpathSync(options.dir);
   const now = options.now ?? Date.now;
@@ -284,23 +279,6 @@ interface BucketConfig {
 
 function checkKey(action: StoreAction, key: string): void {
   if (Buffer.byteLength(key, 'utf8') > kLimits.maxKeyBytes) throw storeError(action, 'InvalidObjectName');
-}
-
-function checkStorageClass(action: StoreAction, sc: unknown, fallback: string): string {
-  if (sc === undefined) return fallback;
-  const s = String(sc);
-  if (!(kStorageClasses as readonly string[]).includes(s)) {
-    throw storeError(action, 'InvalidArgument', `The storage class specified is not valid: ${s}`);
-  }
-  return s;
-}
-
-function checkPartNumber(n: unknown): number {
-  const v = Number(n);
-  if (!(Number.isInteger(v) && v >= 1 && v <= 10000)) {
-    throw new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${String(n)}`);
-  }
-  return v;
 }
 
 class Bucket implements LocalBucket {
@@ -464,20 +442,7 @@ class Bucket implements LocalBucket {
   async list(options?: StoreListOptions): Promise<StoreObjects> {
     const s = this.#live();
     const o = options ?? {};
-    let includeHttp = false;
-    let includeCustom = false;
-    if (o.include !== undefined) {
-      for (const v of o.include) {
-        if (v === 'httpMetadata') includeHttp = true;
-        else if (v === 'customMetadata') includeCustom = true;
-        else throw new RangeError(`Unsupported include value ${String(v)}`);
-      }
-    }
-    let limit: number = kLimits.maxListKeys;
-    if (o.limit !== undefined) {
-      limit = Math.trunc(Number(o.limit)) || 0;
-      if (limit < 1 || limit > kLimits.maxListKeys) throw storeError('list', 'InvalidMaxKeys');
-    }
+    const { includeHttp, includeCustom, limit } = parseListView(o);
     const prefix = Buffer.from(o.prefix === undefined ? '' : String(o.prefix), 'utf8');
     const delimiter = Buffer.from(o.delimiter === undefined ? '' : String(o.delimiter), 'utf8');
     let after: Buffer | undefined = o.startAfter !== undefined ? Buffer.from(String(o.startAfter), 'utf8') : undefined;
@@ -625,17 +590,9 @@ class Bucket implements LocalBucket {
         if (!rec || rec.etag !== p.etag) return { error: storeError(action, 'InvalidPart') };
         found.push({ ...rec, n: p.partNumber });
       }
-      for (let i = 0; i < found.length - 1; i++) {
-        if (found[i]!.size < min) return { error: storeError(action, 'EntityTooSmall') };
-      }
       const sorted = [...found].sort((a, b) => a.n - b.n);
-      if (sorted.length > 0) {
-        const size = sorted[0]!.size;
-        for (let i = 0; i < sorted.length - 1; i++) {
-          if (sorted[i]!.size < min || sorted[i]!.size !== size) return { error: storeError(action, 'BadUpload') };
-        }
-        if (sorted.length > 1 && sorted[sorted.length - 1]!.size > size) return { error: storeError(action, 'BadUpload') };
-      }
+      const bad = partSizeError(found.map((p) => p.size), sorted.map((p) => p.size), min);
+      if (bad) return { error: storeError(action, bad) };
       const etagHash = createHash('md5');
       for (const p of sorted) etagHash.update(Buffer.from(p.md5, 'hex'));
       const rec: ObjectRecord = {

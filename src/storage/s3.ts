@@ -24,7 +24,15 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { kLimits, kStorageClasses, type StorageClass } from './bucket.js';
+import {
+  checkOpenStorageClass,
+  checkPartNumber,
+  checkStorageClass,
+  kLimits,
+  parseListView,
+  partSizeError,
+  type StorageClass,
+} from './checks.js';
 import { badDigest, storeError, type StoreAction } from './errors.js';
 import { StoredObject, StoredObjectBody, type ObjectRecord } from './object.js';
 import {
@@ -186,23 +194,6 @@ function checkKey(action: StoreAction, key: string): void {
   if (n > kLimits.maxKeyBytes || n === 0) throw storeError(action, 'InvalidObjectName');
 }
 
-function checkStorageClass(action: StoreAction, sc: unknown, fallback: string): string {
-  if (sc === undefined) return fallback;
-  const s = String(sc);
-  if (!(kStorageClasses as readonly string[]).includes(s)) {
-    throw storeError(action, 'InvalidArgument', `The storage class specified is not valid: ${s}`);
-  }
-  return s;
-}
-
-function checkPartNumber(n: unknown): number {
-  const v = Number(n);
-  if (!(Number.isInteger(v) && v >= 1 && v <= 10000)) {
-    throw new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${String(n)}`);
-  }
-  return v;
-}
-
 /** S3 needs the length up front: a value is read whole (a large one belongs in a multipart upload). */
 async function readAll(chunks: AsyncIterable<Uint8Array>, max: number, action: StoreAction): Promise<Buffer> {
   const parts: Uint8Array[] = [];
@@ -249,9 +240,7 @@ export async function openS3Bucket(options: OpenS3BucketOptions): Promise<S3Buck
   if (!options.client && (typeof options.endpoint !== 'string' || options.endpoint === '')) {
     throw new TypeError('openS3Bucket: `endpoint` must be a non-empty string');
   }
-  if (options.storageClass !== undefined && !kStorageClasses.includes(options.storageClass)) {
-    throw new TypeError(`openS3Bucket: storageClass must be one of ${kStorageClasses.join(', ')}`);
-  }
+  checkOpenStorageClass('openS3Bucket', options.storageClass);
   const client =
     options.client ??
     new S3Client({
@@ -487,20 +476,7 @@ class S3BucketImpl implements S3Bucket {
 
   async list(options?: StoreListOptions): Promise<StoreObjects> {
     const o = options ?? {};
-    let includeHttp = false;
-    let includeCustom = false;
-    if (o.include !== undefined) {
-      for (const v of o.include) {
-        if (v === 'httpMetadata') includeHttp = true;
-        else if (v === 'customMetadata') includeCustom = true;
-        else throw new RangeError(`Unsupported include value ${String(v)}`);
-      }
-    }
-    let limit: number = kLimits.maxListKeys;
-    if (o.limit !== undefined) {
-      limit = Math.trunc(Number(o.limit)) || 0;
-      if (limit < 1 || limit > kLimits.maxListKeys) throw storeError('list', 'InvalidMaxKeys');
-    }
+    const { includeHttp, includeCustom, limit } = parseListView(o);
     const prefix = o.prefix === undefined ? '' : String(o.prefix);
     const delimiter = o.delimiter === undefined ? '' : String(o.delimiter);
     let after = o.startAfter !== undefined ? String(o.startAfter) : undefined;
@@ -669,17 +645,10 @@ class S3MultipartUpload implements StoreMultipartUpload {
       sizes.set(1, { etag: part.etag, size: 0 });
     }
     for (const p of given) if (sizes.get(p.partNumber)?.etag !== p.etag) throw storeError(action, 'InvalidPart');
-    const min = this.#b.config.minPartSize;
-    for (let i = 0; i < given.length - 1; i++) if (sizes.get(given[i]!.partNumber)!.size < min) throw storeError(action, 'EntityTooSmall');
     const sorted = [...given].sort((a, b) => a.partNumber - b.partNumber);
-    if (sorted.length > 0) {
-      const size = sizes.get(sorted[0]!.partNumber)!.size;
-      for (let i = 0; i < sorted.length - 1; i++) {
-        const s = sizes.get(sorted[i]!.partNumber)!.size;
-        if (s < min || s !== size) throw storeError(action, 'BadUpload');
-      }
-      if (sorted.length > 1 && sizes.get(sorted[sorted.length - 1]!.partNumber)!.size > size) throw storeError(action, 'BadUpload');
-    }
+    const sizeOf = (p: { partNumber: number }): number => sizes.get(p.partNumber)!.size;
+    const bad = partSizeError(given.map(sizeOf), sorted.map(sizeOf), this.#b.config.minPartSize);
+    if (bad) throw storeError(action, bad);
     try {
       await this.#b.client.send(
         new CompleteMultipartUploadCommand({
