@@ -17,7 +17,9 @@ export const kBase64JsonDecoder: RuleDef = {
   family: 'secrets',
   tags: ['decoder'],
   enabledByDefault: true,
-  trigger: { keywords: ['eyJ', 'eyAi', 'ewog', 'ewoi', 'ew0K', 'W3si', 'W3sK'] },
+  // A keyword followed by anything but base64 starts no candidate (a lone `eyJ` in prose, a body of
+  // keywords), so the window is never searched for it.
+  trigger: { keywords: ['eyJ', 'eyAi', 'ewog', 'ewoi', 'ew0K', 'W3si', 'W3sK'], next: 'A-Za-z0-9+/_-' },
   // Standard or URL-safe alphabet, padding optional; 24 characters at least (18 bytes of JSON).
   pattern: '(?:eyJ|eyAi|ewog|ewoi|ew0K|W3si|W3sK)[A-Za-z0-9+/_-]{20,}={0,2}',
   lead: 0,

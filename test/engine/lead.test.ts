@@ -10,6 +10,7 @@ import { allRuleDefs } from '../../src/rules/index.js';
 import { referenceTriggerSpans } from '../../src/rules/reference.js';
 import type { RuleDef } from '../../src/rules/types.js';
 import { asciiClass } from '../../src/engine/checks.js';
+import { kBase64JsonDecoder } from '../../src/engine/decoded.js';
 
 const kExtra: Record<string, string[]> = {
   'private-key': [
@@ -81,13 +82,13 @@ describe('rules that declare a lead', () => {
 // if the first trigger of every match (the one its group and window start from) is followed by a
 // character of the class: checked on the examples and on strings generated from the pattern, with
 // random text around them.
-const withNext = allRuleDefs.filter((r) => 'keywords' in r.trigger && r.trigger.next !== undefined);
+const withNext = [...allRuleDefs, kBase64JsonDecoder].filter((r) => 'keywords' in r.trigger && r.trigger.next !== undefined);
 
 describe('rules that declare the character after their keyword (trigger.next)', () => {
   const classOf = (r: RuleDef) => asciiClass((r.trigger as { next: string }).next).ascii;
 
   it('exist, and none is case-insensitive', () => {
-    expect(withNext.map((r) => r.id)).toEqual(expect.arrayContaining(['jwt', 'github-pat', 'aws-access-key-id', 'slack-token']));
+    expect(withNext.map((r) => r.id)).toEqual(expect.arrayContaining(['base64-json', 'jwt', 'github-pat', 'aws-access-key-id', 'slack-token']));
     for (const r of withNext) expect(r.ignoreCase ?? false, r.id).toBe(false);
   });
 
