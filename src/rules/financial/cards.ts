@@ -84,16 +84,18 @@ const kMinCardDigits = 12;
 const kMaxCardDigits = 19;
 
 /**
- * The run gate of every card rule (see `RuleDef.runGate`). A card value starts at the first digit of
- * its run: the lead-in (`kNumberLeadIn`) never lets it follow a digit, or a digit and one separator,
- * and the shared tracker's runs are exactly digits joined by single separators. So the value is the
- * run's text up to its 12th to 19th digit, and the gate asks the brands' own validators about those
- * few prefixes (cheap checks first: a first digit of 2-6, as every brand has, and Luhn). Timestamps,
- * order numbers, ids followed by a status code, the long numbers of every log line, are dropped before
- * any of the eight brands' patterns or their screen runs.
+ * The run gate of the eight major brands together (see `RuleDef.runGate`): true when some brand's
+ * value could be in the run. A card value starts at the first digit of its run: the lead-in
+ * (`kNumberLeadIn`) never lets it follow a digit, or a digit and one separator, and the shared
+ * tracker's runs are exactly digits joined by single separators. So the value is the run's text up to
+ * its 12th to 19th digit, and the gate asks the brands' own validators about those few prefixes (cheap
+ * checks first: a first digit of 2-6, as every brand has, and Luhn). Timestamps, order numbers, ids
+ * followed by a status code, the long numbers of every log line, are dropped before any of the brands'
+ * patterns or their screen runs. Each brand's rule has its own gate (`brandRunGate`), so a run
+ * holding a Visa number wakes only the Visa rule's window, not all eight.
  */
 export function cardRunGate(text: string, start: number, end: number): boolean {
-  return cardGate(text, start, end, kMajorFirstDigit, kCardValidators);
+  return majorMask(text, start, end) !== 0;
 }
 
 /**
@@ -101,8 +103,23 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
  * rule's run shape follows from its gate (a run the major brands' shape drops never passes theirs).
  */
 export function otherNetworkRunGate(text: string, start: number, end: number): boolean {
-  return cardGate(text, start, end, kOtherFirstDigit, kOtherValidators);
+  return cardGate(text, start, end, kOtherFirstDigit, kOtherValidators) !== 0;
 }
+
+/**
+ * Which major brands' validators accept a prefix of the run (bit i: `kCardValidators[i]`), worked out
+ * once per run: the brands' gates are asked one after another about the same run.
+ */
+function majorMask(text: string, start: number, end: number): number {
+  const m = kMajorMemo;
+  if (m.start === start && m.end === end && m.text === text) return m.mask;
+  m.mask = cardGate(text, start, end, kMajorFirstDigit, kCardValidators);
+  m.text = text;
+  m.start = start;
+  m.end = end;
+  return m.mask;
+}
+const kMajorMemo = { text: '', start: -1, end: -1, mask: 0 };
 
 /** First digits by code (0-127): the eight brands start with 2-6; the other networks with 1, 2, 5, 6, 8 or 9. */
 const kMajorFirstDigit = firstDigits('23456');
@@ -113,14 +130,16 @@ function firstDigits(digits: string): Uint8Array {
   return t;
 }
 
-function cardGate(text: string, start: number, end: number, first: Uint8Array, validators: ReadonlyArray<(value: string) => boolean>): boolean {
+/** Which of `validators` accept a prefix of the run (bit i: validators[i]); every bit when undecided. */
+function cardGate(text: string, start: number, end: number, first: Uint8Array, validators: ReadonlyArray<(value: string) => boolean>): number {
+  const all = (1 << validators.length) - 1;
   // A run the tracker cut into pieces (or text cut at the kept buffer's start) may continue one on its
   // left: no decision then.
   const before = start > 0 ? text.charCodeAt(start - 1) : -1;
-  if (before >= 48 && before <= 57) return true;
+  if (before >= 48 && before <= 57) return all;
   if ((before === 32 || before === 45 || before === 46) && start > 1) {
     const b2 = text.charCodeAt(start - 2);
-    if (b2 >= 48 && b2 <= 57) return true;
+    if (b2 >= 48 && b2 <= 57) return all;
   }
   // The run's digits up to the 19th (a dot ends the value), with the separator before each. Most runs
   // of a log fail the cheapest tests on the way, before anything is copied: a brand's first digit
@@ -136,7 +155,7 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, v
   for (let i = start; i < end && n < kMaxCardDigits; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
-      if (n === 0 && first[c] !== 1) return false;
+      if (n === 0 && first[c] !== 1) return 0;
       sepBefore[n] = sep;
       after[n++] = i + 1;
       sep = 0;
@@ -145,18 +164,19 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, v
       sep = c;
       if (n === 0 || n >= kMinCardDigits) continue;
       if (firstSep === 0) {
-        if ((n !== 4 && n !== 8) || (c !== 32 && c !== 45)) return false;
+        if ((n !== 4 && n !== 8) || (c !== 32 && c !== 45)) return 0;
         firstSep = c;
-      } else if (c !== firstSep) return false;
+      } else if (c !== firstSep) return 0;
     }
   }
-  if (n < kMinCardDigits) return false;
+  if (n < kMinCardDigits) return 0;
   // The Luhn sum of every prefix, grown one digit at a time without a string: `even` doubles the
   // digits at even indexes, `odd` those at odd ones; a prefix of length len doubles every other digit
   // from its second-to-last, so it takes `odd` when len - 1 is even and `even` otherwise. Only a prefix
   // whose sum is a multiple of 10 goes on to `luhnValid` (the project's Luhn) and the validators.
   let even = 0;
   let odd = 0;
+  let mask = 0;
   let digits: string | null = null;
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
@@ -192,9 +212,10 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, v
     }
     if (!luhnValid(digits.slice(0, len))) continue;
     const value = text.slice(start, after[len - 1]);
-    if (validators.some((valid) => valid(value))) return true;
+    for (let b = 0; b < validators.length; b++) if (validators[b]!(value)) mask |= 1 << b;
+    if (mask === all) return all;
   }
-  return false;
+  return mask;
 }
 
 /** Scratch of `cardRunGate` (synchronous, so one set serves every call). */
@@ -230,7 +251,7 @@ function cardRule(brand: Brand): RuleDef {
     boundary: { left: '' },
     // Lead-in, four digits, then each further digit with at most one separator before it.
     maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
-    runGate: brand === kOtherNetworks ? otherNetworkRunGate : cardRunGate,
+    runGate: brand === kOtherNetworks ? otherNetworkRunGate : brandRunGate(brand),
     validate: cardValidator(brand),
     // `4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881`: after an accepted card, the next
     // number of the list needs no lead-in (a card never follows a digit and a space otherwise).
@@ -522,5 +543,15 @@ const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, k
  */
 const kCardValidators = kBrands.filter((b) => b !== kOtherNetworks).map(cardValidator);
 const kOtherValidators = [cardValidator(kOtherNetworks)];
+
+/** Each major brand's run gate: its bit of `majorMask` (one function per brand, made once). */
+const kBrandGates = new Map(
+  kBrands
+    .filter((b) => b !== kOtherNetworks)
+    .map((b, i) => [b, (text: string, start: number, end: number): boolean => (majorMask(text, start, end) & (1 << i)) !== 0] as const),
+);
+function brandRunGate(brand: Brand): NonNullable<RuleDef['runGate']> {
+  return kBrandGates.get(brand)!;
+}
 
 export const cardRules: readonly RuleDef[] = kBrands.map(cardRule);
