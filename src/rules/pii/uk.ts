@@ -16,9 +16,17 @@ function isLetterCode(c: number): boolean {
 function ninoRunGate(text: string, start: number, end: number): boolean {
   const b = text.charCodeAt(start - 1) === 32 ? start - 2 : start - 1;
   const a = text.charCodeAt(end) === 32 ? end + 1 : end;
-  const suffix = text.charCodeAt(a) & ~32;
-  return isLetterCode(text.charCodeAt(b)) && isLetterCode(text.charCodeAt(b - 1)) && suffix >= 65 && suffix <= 68;
+  const first = text.charCodeAt(b - 1);
+  const second = text.charCodeAt(b);
+  const last = text.charCodeAt(a);
+  if (!isLetterCode(first) || !isLetterCode(second) || ((last | 32) < 97 || (last | 32) > 100)) return false;
+  // The pattern's letters (first not D F I Q U V, second not D F I O Q U V), and one case for all three
+  // (`ninoCaseValid`): the mixed-case look-alikes of base64 and hex never reach the pattern.
+  const lower = first & 32;
+  return (second & 32) === lower && (last & 32) === lower && kNinoFirst.has(first | 32) && kNinoSecond.has(second | 32);
 }
+const kNinoFirst = new Set([...'abceghjklmnoprstwxyz'].map((c) => c.charCodeAt(0)));
+const kNinoSecond = new Set([...'abceghjklmnprstwxyz'].map((c) => c.charCodeAt(0)));
 
 /**
  * A NINO as typed into forms: upper case as HMRC prints it, or all lower case (`tw987654a`); never
