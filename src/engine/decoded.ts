@@ -29,6 +29,34 @@ export const kBase64JsonDecoder: RuleDef = {
   examples: { positive: [], negative: [] },
 };
 
+/** Characters of a candidate's run: both base64 alphabets (padding and the dots of a JWT end it). */
+const kRunChar = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') kRunChar[c.charCodeAt(0)] = 1;
+const isRunChar = (c: number): boolean => c < 128 && kRunChar[c] === 1;
+
+/**
+ * False when no candidate can start in [from, to) of `text`: a match starts at a keyword that begins
+ * a run of base64 characters and stays inside that run, so a run that continues one on its left, or
+ * that a dot borders on either side (a JWT's segments), is refused by the boundaries whatever the
+ * pattern finds in it; its window need not be searched. True when unsure (a run reaching the end).
+ */
+export function mayHoldCandidate(text: string, from: number, to: number): boolean {
+  let i = from;
+  // A run that began before `from` holds no start: its characters are glued to the one before.
+  if (i > 0 && isRunChar(text.charCodeAt(i - 1))) while (i < to && isRunChar(text.charCodeAt(i))) i++;
+  while (i < to) {
+    if (!isRunChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isRunChar(text.charCodeAt(i))) i++;
+    if (i === text.length) return true;
+    if ((start === 0 || text.charCodeAt(start - 1) !== 46) && text.charCodeAt(i) !== 46) return true;
+  }
+  return false;
+}
+
 const kUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The candidate's decoded bytes when they are a UTF-8 JSON text (an object or an array), else null. */

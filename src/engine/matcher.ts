@@ -7,7 +7,7 @@ import type { CompiledRule, Program } from './program.js';
 import type { CompiledPattern, PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
-import { decodeBase64Json, type DecodedCandidate } from './decoded.js';
+import { decodeBase64Json, mayHoldCandidate, type DecodedCandidate } from './decoded.js';
 
 /** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
 const kGroupCap = 2048;
@@ -441,7 +441,11 @@ export class Matcher {
   #confirm(g: Group, screened: boolean): void {
     const rule = this.#program.rules[g.rule]!;
     // The base64 decoder's candidates matter only where decoded texts are scanned (not inside one).
-    if (rule.def.decodes !== undefined && !this.#decode) return;
+    if (rule.def.decodes !== undefined) {
+      if (!this.#decode) return;
+      // Keywords only inside dotted or longer tokens (a JWT's segments): no candidate, no search.
+      if (!mayHoldCandidate(this.#buf, g.start - this.#bufStart, g.end - this.#bufStart)) return;
+    }
     // A match overlapping the group ends at most maxLength after it.
     const ws = this.#windowStart(g, rule);
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);

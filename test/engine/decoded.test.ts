@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { kBase64JsonDecoder, mayHoldCandidate } from '../../src/engine/decoded.js';
+import { referenceMatches } from '../../src/rules/reference.js';
 import { scanStream, type Program } from '../../src/engine/index.js';
 import { program } from './helpers.js';
 
@@ -68,5 +71,51 @@ describe('base64-encoded JSON', () => {
     const r = await scanStream(program('all'), [bytes], { contentType: 'application/json' }, { maxFindings: 7 });
     expect(r.findings).toHaveLength(7);
     expect(r.truncated).toBe(true);
+  });
+});
+
+describe('mayHoldCandidate (the decoder window shortcut)', () => {
+  // The shortcut may only skip windows where the decoder's pattern and boundaries (the reference
+  // matcher) find no candidate starting in the group: checked on generated text with keywords,
+  // dots, padding and JWT-like tokens.
+  it('never refuses a range where the reference finds a candidate start', () => {
+    const run = (min: number) => fc.string({ unit: fc.constantFrom(...'aZ09+/_-'), minLength: min, maxLength: 30 });
+    const piece = fc.oneof(
+      fc.constantFrom('.', '=', '==', ' ', '"', 'x', ':'),
+      run(1),
+      fc.tuple(fc.constantFrom('eyJ', 'ewog', 'W3si'), run(18)).map(([k, r]) => k + r),
+    );
+    let refused = 0;
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(), fc.nat(), (pieces, a, b) => {
+        const text = pieces.join('');
+        const from = text.length === 0 ? 0 : a % text.length;
+        const to = Math.min(text.length, from + 1 + (b % 8));
+        const starts = referenceMatches(kBase64JsonDecoder, text).map((m) => m.start);
+        const inRange = starts.some((s) => s >= from && s < to);
+        found += inRange ? 1 : 0;
+        if (mayHoldCandidate(text, from, to)) return true;
+        refused++;
+        return !inRange;
+      }),
+      { numRuns: 3000, seed: 20261128 },
+    );
+    // Not vacuous: both answers were given, and candidates were there to lose.
+    expect(refused).toBeGreaterThan(100);
+    expect(found).toBeGreaterThan(20);
+  });
+
+  it('refuses the segments of a JWT and keeps a base64 JSON value', () => {
+    const jwt = `${b64('{"alg":"HS256"}', true)}.${b64('{"sub":"1234567890"}', true)}.c2lnbmF0dXJl`;
+    const text = `token=${jwt} and blob=${b64(inner)} end`;
+    const header = text.indexOf('eyJ');
+    const payload = text.indexOf('eyJ', header + 1);
+    expect(mayHoldCandidate(text, header, header + 3)).toBe(false);
+    expect(mayHoldCandidate(text, payload, payload + 3)).toBe(false);
+    const blob = text.indexOf('blob=') + 5;
+    expect(mayHoldCandidate(text, blob, blob + 3)).toBe(true);
+    // Unsure at the end of the text received so far.
+    expect(mayHoldCandidate('x eyJhbGciOiJIUzI1NiJ9', 2, 5)).toBe(true);
   });
 });
