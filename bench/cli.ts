@@ -105,11 +105,19 @@ function runOnce(dir: string, workers: CliWorkers): Promise<number> {
  * Runs the phase. A round after the first starts only while `timeLeft()` says so. Each round runs every
  * configuration on each corpus once, in an order rotated by the round.
  */
+/** Why the built command cannot be measured as the sources stand (missing or older than src/), or null. */
+export function builtCliProblem(): string | null {
+  if (!existsSync(kMain)) return `${kMain} not found: run npm run build (npm ci does)`;
+  if (statSync(kMain).mtimeMs < newestTs(join(kRoot, 'src'))) return 'dist/ is older than src/: run npm run build to measure the command as the sources stand';
+  return null;
+}
+
+/** The built command, `dist/cli/main.js`. */
+export const kCliMain: string = kMain;
+
 export async function runCliPhase(o: { quick: boolean; timeLeft: () => boolean; log: (msg: string) => void }): Promise<CliPhaseResult> {
-  if (!existsSync(kMain)) return { status: 'skipped', message: `${kMain} not found: run npm run build (npm ci does)` };
-  if (statSync(kMain).mtimeMs < newestTs(join(kRoot, 'src'))) {
-    return { status: 'skipped', message: 'dist/ is older than src/: run npm run build to measure the command as the sources stand' };
-  }
+  const problem = builtCliProblem();
+  if (problem !== null) return { status: 'skipped', message: problem };
   const root = mkdtempSync(join(tmpdir(), 'leakscan-bench-cli-'));
   try {
     // The small corpus is a folder of the large one.

@@ -3,7 +3,8 @@
  * HTML, JSON and XML bodies (16 KB, 128 KB, 1 MB; sparse and dense) and 1 MB adversarial bodies, for
  * the default and the full rule set, against two naive baselines measured in the same run on the same
  * bodies; the same engine on the other RE2 backend (same cases); the worker pool
- * with 1 and 2 workers (bench/pool.ts); and `leakscan scan` on folders of files (bench/cli.ts). Prints tables and the goal verdicts; `--json` also writes
+ * with 1 and 2 workers (bench/pool.ts); `leakscan scan` on folders of files (bench/cli.ts); and the anchors of
+ * issue 36 (bench/anchors.ts: a V8 alternation of the reference patterns, Hyperscan, secretlint). Prints tables and the goal verdicts; `--json` also writes
  * bench/results/latest.json and appends one line to bench/results/history.jsonl.
  *
  *   npm run bench                          full run (≈ 7 min on 2 cores)
@@ -12,6 +13,7 @@
  *   npm run bench -- --rules default,fixture --baselines a
  *   npm run bench -- --backend re2-wasm    one backend only, no other-backend rows
  *   npm run bench -- --skip-ts-prefilter   no rows with the TypeScript prefilter in place of the native one
+ *   npm run bench -- --filter anchors      only the anchors (V8 alternation, Hyperscan, secretlint); --skip-anchors: none
  *
  * See bench/README.md for what each case means and how the baselines are built.
  */
@@ -52,7 +54,9 @@ import {
 import { kFixtureRules } from './fixture-rules.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { runPoolPhase, type PoolBackend, type PoolPhaseResult } from './pool.js';
-import { formatCli, runCliPhase, type CliPhaseResult } from './cli.js';
+import { builtCliProblem, formatCli, kCliMain, runCliPhase, type CliPhaseResult } from './cli.js';
+import { runAnchorsPhase } from './anchors.js';
+import { evaluateAnchorGoals, formatAnchorGoals, formatAnchors, type AnchorsResult } from './anchors-report.js';
 import {
   evaluateGoals,
   type GrowthPair,
@@ -74,7 +78,7 @@ const kResultsDir = join(kHere, 'results');
 
 const kUsage =
   'usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] ' +
-  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--skip-cli] [--json]';
+  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--skip-cli] [--skip-anchors] [--reference-patterns <file>] [--json]';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,6 +92,8 @@ const { values: args } = parseArgs({
     'backend-cases': { type: 'string' },
     'skip-pool': { type: 'boolean', default: false },
     'skip-cli': { type: 'boolean', default: false },
+    'skip-anchors': { type: 'boolean', default: false },
+    'reference-patterns': { type: 'string' },
     'skip-ts-prefilter': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -163,6 +169,15 @@ const kPoolChildMs = quick ? 90_000 : 150_000;
 const poolWanted = args['skip-pool'] !== true && selected('pool');
 /** The command-line phase (bench/cli.ts) likewise, with "cli". */
 const cliWanted = args['skip-cli'] !== true && selected('cli');
+/** The anchors phase (bench/anchors.ts) likewise, with "anchors". */
+const anchorsWanted = args['skip-anchors'] !== true && selected('anchors');
+/** The reference patterns of issue 36, shared with the peers' measurements (the team's shared folder). */
+const kReferencePatterns = args['reference-patterns'] ?? join(kHere, '..', '..', 'shared', 'bench', 'reference-patterns.json');
+/**
+ * Anchors: rounds of the in-process contenders (issue 36 measured with five), turns of about `sliceMs`,
+ * and runs of each whole process (median of three).
+ */
+const kAnchors = quick ? { rounds: 3, sliceMs: 50, processRounds: 1 } : { rounds: 5, sliceMs: 100, processRounds: 3 };
 
 const kSizeLabels: readonly SizeLabel[] = quick ? ['128KB', '1MB'] : ['16KB', '128KB', '1MB'];
 
@@ -568,7 +583,7 @@ async function main(): Promise<void> {
   for (const n of notes) log(`note: ${n}`);
   for (const s of sets) log(`rule set ${s.name}: ${s.rules.length} rules, ${s.keywords.length} keywords`);
   const cases = buildCases(sets);
-  if (cases.length === 0 && !poolWanted && !cliWanted) {
+  if (cases.length === 0 && !poolWanted && !cliWanted && !anchorsWanted) {
     log(`no case matches ${filters.map((f) => JSON.stringify(f)).join(', ')}`);
     process.exitCode = 1;
     return;
@@ -577,7 +592,10 @@ async function main(): Promise<void> {
   log(`${cases.length} cases; bodies generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const order = cases.map((c, i) => ({ c, i })).sort((x, y) => priority(x.c, sets) - priority(y.c, sets) || x.i - y.i);
-  const deadlineOf = (share: number): number => started + kMaxSeconds * 1000 * share;
+  // The anchors phase is bounded by its rounds, and its time is left out of the deadline: every other
+  // phase keeps the budget it had before it came.
+  let anchorsMs = 0;
+  const deadlineOf = (share: number): number => started + anchorsMs + kMaxSeconds * 1000 * share;
   const timeLeft = (until: number): boolean => Date.now() < until;
   const notMeasured = (c: Case): CaseResult => ({
     ...caseIdentity(c),
@@ -682,6 +700,32 @@ async function main(): Promise<void> {
     }
   }
 
+  // Phase 2c: the anchors of issue 36 (bench/anchors.ts), the engine with the default rules against a
+  // V8 alternation of the reference patterns, Hyperscan and secretlint, on the 1 MiB bodies.
+  let anchors: AnchorsResult | null = null;
+  if (anchorsWanted) {
+    const t0 = Date.now();
+    const rules = sets.find((s) => s.name === 'default')?.rules ?? selectRules({});
+    const program = sets.find((s) => s.name === 'default')?.programs.get(primaryBackend.name) ?? compileProgram(rules, primaryBackend);
+    try {
+      anchors = await runAnchorsPhase({
+        program,
+        rules,
+        backend: primaryBackend.name,
+        referencePath: kReferencePatterns,
+        root: join(kHere, '..'),
+        cliMain: kCliMain,
+        cliProblem: builtCliProblem(),
+        ...kAnchors,
+        log,
+      });
+    } catch (err) {
+      anchors = { status: 'skipped', message: `failed: ${(err as Error)?.message ?? String(err)}` };
+      log(`anchors  ${anchors.message}`);
+    }
+    anchorsMs = Date.now() - t0;
+  }
+
   // Phase 3: the pool, in child processes of its own (bench/pool.ts), with the primary backend.
   let pool: PoolPhaseResult | null = null;
   if (poolWanted) {
@@ -725,7 +769,8 @@ async function main(): Promise<void> {
 
   const ruleGoals = evaluateGoals(results, sets.map((s) => s.name), growth);
   const poolGoals = poolWanted ? evaluatePoolGoals(pool) : [];
-  const goals = [...ruleGoals, ...poolGoals];
+  const anchorGoals = anchors !== null ? evaluateAnchorGoals(anchors) : [];
+  const goals = [...ruleGoals, ...poolGoals, ...anchorGoals];
   const elapsed = (Date.now() - started) / 1000;
   const cpu = cpus()[0]?.model.trim() ?? 'unknown';
   const primaryName = primaryBackend.name;
@@ -757,9 +802,14 @@ async function main(): Promise<void> {
     console.log('');
     console.log(formatCli(cli, cpus().length));
   }
+  if (anchors !== null) {
+    console.log('');
+    console.log(formatAnchors(anchors));
+  }
   console.log('');
   if (cases.length > 0) console.log(formatGoals(ruleGoals));
   if (poolGoals.length > 0) console.log(formatPoolGoals(poolGoals, pool));
+  if (anchorGoals.length > 0) console.log(formatAnchorGoals(anchorGoals));
   for (const set of sets) {
     const skipped = results.filter((r) => r.ruleSet === set.name && r.engine === null).length;
     if (skipped > 0) console.log(`note: [${set.name}] ${skipped} cases not measured (see the table): its goals cover the measured cases only`);
@@ -801,6 +851,7 @@ async function main(): Promise<void> {
       backendCases: secondary.map(({ a: _a, b: _b, ...rest }) => rest),
       pool,
       cli,
+      anchors,
       goals: goals.map((g) => ({ ruleSet: g.ruleSet, goal: g.goal, pass: g.pass ?? null, items: g.items })),
     };
     mkdirSync(kResultsDir, { recursive: true });
