@@ -24,6 +24,7 @@ import type { RuleDef } from '../src/rules/types.js';
 import { compileBaseline } from './baselines.js';
 import { kContentKinds, kDensities, makeBody, type Body, type Density } from './bodies.js';
 import { buildHarness, HsHarness, type HsDatabase } from './hyperscan.js';
+import { median } from './measure.js';
 import { loadReferencePatterns, referenceAlternation, referenceHsFile, rulesHsFile, type ReferencePattern } from './reference-patterns.js';
 import { runProcessPhase, type ProcessPhaseResult } from './secretlint.js';
 import type { AnchorBody, AnchorContender, AnchorSample, AnchorsResult } from './anchors-report.js';
@@ -111,11 +112,11 @@ export async function runAnchorsPhase(o: AnchorsOptions): Promise<AnchorsResult>
       bodies.forEach((b, i) => writeFileSync(bodyFiles[i]!, b.bytes));
       try {
         const t0 = Date.now();
-        const started = await HsHarness.start(build.binary, files, bodyFiles);
-        harness = started.harness;
+        const hs = await HsHarness.start(build.binary, files, bodyFiles);
+        harness = hs.harness;
         const h = harness;
-        const dbRef: HsDatabase | null = reference !== null ? started.databases[0]! : null;
-        const dbRules = started.databases[started.databases.length - 1]!;
+        const dbRef: HsDatabase | null = reference !== null ? hs.databases[0]! : null;
+        const dbRules = hs.databases[hs.databases.length - 1]!;
         const named = (db: HsDatabase, names: readonly string[]) => ({
           ...db,
           rejected: db.rejected.map((r) => ({ ...r, name: names[r.index] ?? '?' })),
@@ -145,8 +146,8 @@ export async function runAnchorsPhase(o: AnchorsOptions): Promise<AnchorsResult>
     }
 
     // Warm-up and probe: each contender scans each body for about `kWarmSlices` turns' time (with
-    // `--filter anchors` nothing has run the engine's code before: V8 optimises it on these scans), then
-    // once more, timed, to size its turns.
+    // `--filter anchors` nothing has run the engine's code before: V8 optimises it on these scans); the
+    // median of those scans' times sizes its turns (one scan's time swung 8× on this shared machine).
     const contenders = [...scans.keys()];
     const counts = new Map<AnchorContender, number[]>();
     for (const c of contenders) {
@@ -155,11 +156,15 @@ export async function runAnchorsPhase(o: AnchorsOptions): Promise<AnchorsResult>
       const n: number[] = [];
       for (const [i] of bodies.entries()) {
         const until = performance.now() + kWarmSlices * o.sliceMs;
-        do await scans.get(c)!(i);
-        while (performance.now() < until);
-        const p = await scans.get(c)!(i);
-        probes.push(p.wallMs);
-        n.push(p.count);
+        const times: number[] = [];
+        let count = 0;
+        do {
+          const p = await scans.get(c)!(i);
+          times.push(p.wallMs);
+          count = p.count;
+        } while (performance.now() < until);
+        probes.push(median(times));
+        n.push(count);
       }
       passes.set(c, probes.map((ms) => passesFor(ms, o.sliceMs)));
       counts.set(c, n);

@@ -80,7 +80,7 @@ export function buildHarness(): HsBuild {
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     const e = err as { stderr?: string; message?: string };
-    return { status: 'skipped', reason: `building bench/hyperscan/hs-bench.c with ${cc} failed: ${firstLines(e.stderr ?? e.message ?? String(err), 3)}` };
+    return { status: 'skipped', reason: `building bench/hyperscan/hs-bench.c with ${cc} failed: ${firstLines(e.stderr || e.message || String(err), 3)}` };
   }
   let library = 'libhs';
   try {
