@@ -7,7 +7,7 @@
  * issue 36 (bench/anchors.ts: a V8 alternation of the reference patterns, Hyperscan, secretlint). Prints tables and the goal verdicts; `--json` also writes
  * bench/results/latest.json and appends one line to bench/results/history.jsonl.
  *
- *   npm run bench                          full run (≈ 7 min on 2 cores)
+ *   npm run bench                          full run (≈ 7 min on 2 cores, 1.5 more for the anchors)
  *   npm run bench -- --quick               smoke run: 128 KB and 1 MB, default rules, fewer samples
  *   npm run bench -- --filter json/sparse  only cases whose name contains the text (repeatable)
  *   npm run bench -- --rules default,fixture --baselines a
