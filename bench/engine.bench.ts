@@ -175,9 +175,9 @@ const anchorsWanted = args['skip-anchors'] !== true && selected('anchors');
 const kReferencePatterns = args['reference-patterns'] ?? join(kHere, '..', '..', 'shared', 'bench', 'reference-patterns.json');
 /**
  * Anchors: rounds of the in-process contenders (issue 36 measured with five), turns of about `sliceMs`,
- * and runs of each whole process (median of three).
+ * runs of each whole process (median of three), and the engine's warm-up before them.
  */
-const kAnchors = quick ? { rounds: 3, sliceMs: 50, processRounds: 1 } : { rounds: 5, sliceMs: 100, processRounds: 3 };
+const kAnchors = quick ? { rounds: 3, sliceMs: 50, processRounds: 1, engineWarmMs: 1_000 } : { rounds: 5, sliceMs: 100, processRounds: 3, engineWarmMs: 4_000 };
 
 const kSizeLabels: readonly SizeLabel[] = quick ? ['128KB', '1MB'] : ['16KB', '128KB', '1MB'];
 
