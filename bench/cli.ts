@@ -101,10 +101,6 @@ function runOnce(dir: string, workers: CliWorkers): Promise<number> {
   });
 }
 
-/**
- * Runs the phase. A round after the first starts only while `timeLeft()` says so. Each round runs every
- * configuration on each corpus once, in an order rotated by the round.
- */
 /** Why the built command cannot be measured as the sources stand (missing or older than src/), or null. */
 export function builtCliProblem(): string | null {
   if (!existsSync(kMain)) return `${kMain} not found: run npm run build (npm ci does)`;
@@ -115,6 +111,10 @@ export function builtCliProblem(): string | null {
 /** The built command, `dist/cli/main.js`. */
 export const kCliMain: string = kMain;
 
+/**
+ * Runs the phase. A round after the first starts only while `timeLeft()` says so. Each round runs every
+ * configuration on each corpus once, in an order rotated by the round.
+ */
 export async function runCliPhase(o: { quick: boolean; timeLeft: () => boolean; log: (msg: string) => void }): Promise<CliPhaseResult> {
   const problem = builtCliProblem();
   if (problem !== null) return { status: 'skipped', message: problem };
