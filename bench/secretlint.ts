@@ -7,8 +7,11 @@
  * (`/usr/bin/time -f`), its wall time from this process. Where GNU time is missing the CPU cells stay
  * empty and the reason is printed.
  *
- * secretlint resolves its inputs against its working folder, so the files are written under the
- * repository (`corpus/generated/anchors/`, git-ignored) and both tools run from its root.
+ * secretlint is not one of leakscan's dependencies (every install would fetch it for a bench row):
+ * the first run installs the pinned versions into `bench/.cache/secretlint/` (git-ignored) with npm,
+ * says so, and later runs reuse them; when npm cannot, the rows are skipped with the reason. secretlint
+ * resolves its inputs against its working folder, so the files are written under that folder and
+ * both tools run from it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,9 +20,11 @@ import { join, relative } from 'node:path';
 import { kFileExtensions, type Body } from './bodies.js';
 import { median } from './measure.js';
 
-const require = createRequire(import.meta.url);
 const kTime = '/usr/bin/time';
 const kRunTimeoutMs = 180_000;
+/** The secretlint release measured and its preset, pinned: the figures in results/anchors.md are for it. */
+const kSecretlintVersion = '11.7.1';
+const kSecretlintPackages = { secretlint: kSecretlintVersion, '@secretlint/secretlint-rule-preset-recommend': kSecretlintVersion };
 /** The recommended preset, as `--secretlintrcJSON` (no rc file in the repository). */
 const kSecretlintConfig = JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] });
 
@@ -125,6 +130,37 @@ function runTimed(argv: readonly string[], cwd: string, timeFile: string | null)
 }
 
 /**
+ * secretlint and its preset at the pinned version in `cache` (installed there by npm the first time):
+ * its command and version, or why it cannot be had.
+ */
+async function ensureSecretlint(cache: string, log: (msg: string) => void): Promise<{ bin: string; version: string } | string> {
+  const pkgPath = join(cache, 'node_modules', 'secretlint', 'package.json');
+  const current = (): boolean => existsSync(pkgPath) && (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version === kSecretlintVersion;
+  if (!current()) {
+    log(`anchors  installing secretlint ${kSecretlintVersion} and its recommended preset into ${cache} (once; npm install)`);
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, 'package.json'), JSON.stringify({ name: 'leakscan-bench-secretlint', private: true, dependencies: kSecretlintPackages }, null, 2));
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const code = await new Promise<number | string>((done) => {
+      const child = spawn(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: cache, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('error', (e) => done(e.message));
+      child.on('close', (c) => done(c === 0 ? 0 : `npm install exited with ${c}: ${err.trim().split('\n').slice(-1)[0] ?? ''}`));
+    });
+    if (code !== 0 || !current()) return `secretlint ${kSecretlintVersion} could not be installed into ${cache} (${code === 0 ? 'not found after npm install' : code})`;
+  }
+  const require = createRequire(join(cache, 'package.json'));
+  try {
+    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string; bin: string | Record<string, string> };
+    require.resolve('@secretlint/secretlint-rule-preset-recommend');
+    return { bin: join(pkgPath, '..', typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin.secretlint ?? 'bin/secretlint.js')), version: `secretlint ${pkg.version}, @secretlint/secretlint-rule-preset-recommend` };
+  } catch (err) {
+    return `secretlint's recommended preset not found in ${cache}: ${(err as Error).message.split('\n')[0]}`;
+  }
+}
+
+/**
  * Runs the phase on `corpora` (name → bodies) plus a one-line file, `rounds` rounds. `root` is the
  * repository (secretlint's working folder), `cliMain` the built command.
  */
@@ -137,20 +173,13 @@ export async function runProcessPhase(o: {
   rounds: number;
   log: (msg: string) => void;
 }): Promise<ProcessPhaseResult> {
-  let secretlintBin: string;
-  let secretlintVersion: string;
-  try {
-    const pkgPath = require.resolve('secretlint/package.json');
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string; bin: string | Record<string, string> };
-    secretlintBin = join(pkgPath, '..', typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin.secretlint ?? 'bin/secretlint.js'));
-    require.resolve('@secretlint/secretlint-rule-preset-recommend');
-    secretlintVersion = `secretlint ${pkg.version}, @secretlint/secretlint-rule-preset-recommend`;
-  } catch {
-    return { status: 'skipped', message: 'secretlint or its recommended preset not installed (npm ci installs them as devDependencies)' };
-  }
+  const cache = join(o.root, 'bench', '.cache', 'secretlint');
+  const installed = await ensureSecretlint(cache, o.log);
+  if (typeof installed === 'string') return { status: 'skipped', message: installed };
+  const { bin: secretlintBin, version: secretlintVersion } = installed;
   if (o.cliProblem !== null) return { status: 'skipped', message: o.cliProblem };
-  const timeFile = existsSync(kTime) ? join(o.root, 'corpus', 'generated', 'anchors', 'time.txt') : null;
-  const base = join(o.root, 'corpus', 'generated', 'anchors');
+  const base = join(cache, 'corpus');
+  const timeFile = existsSync(kTime) ? join(base, 'time.txt') : null;
   try {
     const tiny: Body = { name: 'text/tiny', contentType: 'text/plain; charset=utf-8', bytes: Buffer.from('GET /healthz 200 1ms\n'), planted: 0 };
     const corpora = [...o.corpora.map((c) => writeCorpus(base, c.name, c.bodies)), writeCorpus(base, 'start-up', [tiny])];
@@ -158,14 +187,14 @@ export async function runProcessPhase(o: {
     const argv = (tool: ToolName, c: Corpus): string[] =>
       tool === 'leakscan'
         ? [process.execPath, o.cliMain, 'scan', c.dir, '--format', 'ndjson', '--no-progress']
-        : [process.execPath, secretlintBin, '--no-glob', '--no-color', '--format', 'json', '--output', outFile, '--secretlintrcJSON', kSecretlintConfig, ...c.files.map((f) => relative(o.root, f))];
+        : [process.execPath, secretlintBin, '--no-glob', '--no-color', '--format', 'json', '--output', outFile, '--secretlintrcJSON', kSecretlintConfig, ...c.files.map((f) => relative(cache, f))];
     const runs = new Map<string, ProcessRun[]>();
     const findings = new Map<string, number>();
     for (let r = 0; r < o.rounds; r++) {
       for (const c of corpora) {
         for (let k = 0; k < kTools.length; k++) {
           const tool = kTools[(k + r + corpora.indexOf(c)) % kTools.length]!;
-          const out = await runTimed(argv(tool, c), o.root, timeFile);
+          const out = await runTimed(argv(tool, c), cache, timeFile);
           const key = `${tool}\0${c.name}`;
           runs.set(key, [...(runs.get(key) ?? []), out.run]);
           findings.set(
