@@ -48,7 +48,10 @@ export interface Program {
   readonly minConfidence: Confidence;
   readonly spec: PrefilterSpec;
   readonly backend: RegexBackend;
-  /** Largest window margin of any rule: how far back text must be kept. */
+  /**
+   * How far before the first trigger of a group its window can start, for any rule (`lead + reach`,
+   * with a floor for the run gates' look back): text that far before the next trigger must be kept.
+   */
   readonly maxReach: number;
   readonly screens: readonly Screen[];
   /** The distinct run gates of the rules (a gate shared by several rules is asked once per run). */
@@ -65,6 +68,9 @@ export interface Program {
  * (default `high`): a rule whose own level is lower is left out, and context that is optional at a
  * lower level stays required.
  */
+/** Characters before a digit run or token that a run gate may read (they read a handful). */
+const kGateLookBack = 64;
+
 export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high', options: { decodeBase64?: boolean } = {}): Program {
   const chosen = selected.filter((d) => reaches(d.confidence ?? 'high', minConfidence));
   // A program with rules decodes base64 JSON once (src/engine/decoded.ts) unless told not to.
@@ -149,7 +155,11 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
   for (const r of rules) if (r.contextScreen > 0) spec.context.push({ rule: r.index, within: r.contextScreen, words: r.def.context!.words });
   spec.joins.push(...keywordJoins(rules));
   const tables = new PrefilterTables(spec);
-  const maxReach = rules.reduce((m, r) => Math.max(m, r.maxLength + r.reach), 0);
+  // A future trigger starts at the prefilter's `minFutureStart` or later, and a window starts at most
+  // `lead + reach` before its group's first trigger (`Matcher.#windowStart`); run gates read a few
+  // characters before their run. Rules with long values and a short lead (keys, JWTs) no longer make
+  // every compaction keep their whole length.
+  const maxReach = rules.reduce((m, r) => Math.max(m, r.lead + r.reach), kGateLookBack);
   return { rules, minConfidence, spec, backend, maxReach, screens, gates, newPrefilter: (impl?: PrefilterChoice) => newTriggerPass(tables, impl) };
 }
 
