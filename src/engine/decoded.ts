@@ -34,10 +34,16 @@ const kRunChar = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') kRunChar[c.charCodeAt(0)] = 1;
 const isRunChar = (c: number): boolean => c < 128 && kRunChar[c] === 1;
 
+const kKeywords = (kBase64JsonDecoder.trigger as { keywords: readonly string[] }).keywords;
+function startsWithKeyword(text: string, at: number): boolean {
+  for (const k of kKeywords) if (text.startsWith(k, at)) return true;
+  return false;
+}
+
 /**
  * False when no candidate can start in [from, to) of `text`: a match starts at a keyword that begins
- * a run of base64 characters and stays inside that run, so a run that continues one on its left, or
- * that a dot borders on either side (a JWT's segments), is refused by the boundaries whatever the
+ * a run of base64 characters and stays inside that run, so a run that does not begin with a keyword,
+ * or that a dot borders on either side (a JWT's segments), is refused by the boundaries whatever the
  * pattern finds in it; its window need not be searched. True when unsure (a run reaching the end).
  */
 export function mayHoldCandidate(text: string, from: number, to: number): boolean {
@@ -52,7 +58,7 @@ export function mayHoldCandidate(text: string, from: number, to: number): boolea
     const start = i;
     while (i < text.length && isRunChar(text.charCodeAt(i))) i++;
     if (i === text.length) return true;
-    if ((start === 0 || text.charCodeAt(start - 1) !== 46) && text.charCodeAt(i) !== 46) return true;
+    if ((start === 0 || text.charCodeAt(start - 1) !== 46) && text.charCodeAt(i) !== 46 && startsWithKeyword(text, start)) return true;
   }
   return false;
 }
