@@ -119,3 +119,18 @@ describe('slice size', () => {
     });
   }
 });
+
+describe('token gates that read past their token', () => {
+  // mailchimp-api-key's gate reads `-us<digit>` after its 32-character token: a body cut before those
+  // arrive must not lose the key (the gate passes when unsure).
+  it('keep a value cut at every position', async () => {
+    const p = program('all');
+    const body = Buffer.from('key: 0a1b2c3d4e5f60718293a4b5c6d7e8f9-us12 and nric s8812345z end', 'utf8');
+    const whole = (await scanChunks(p, [body], { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}`);
+    expect(whole).toEqual(expect.arrayContaining(['mailchimp-api-key@5', 'sg-nric@52']));
+    for (let at = 1; at < body.length; at++) {
+      const cutAt = (await scanChunks(p, cut(body, [at]), { contentType: 'text/plain' })).findings.map((f) => `${f.ruleId}@${f.start}`);
+      expect(cutAt, `cut at ${at}`).toEqual(whole);
+    }
+  });
+});

@@ -80,6 +80,14 @@ function slackTokenShape(v: string): boolean {
   return at < parts.length && last.length >= 8 && /[A-Za-z]/.test(last);
 }
 
+/** mailchimp-api-key's token gate (see `RuleDef.runGate`). */
+function mailchimpGate(text: string, start: number, end: number): boolean {
+  if (!/^[0-9a-f]{32}$/.test(text.slice(start, end))) return false;
+  if (end + 4 > text.length) return true;
+  const d = text.charCodeAt(end + 3);
+  return text.startsWith('-us', end) && d >= 48 && d <= 57;
+}
+
 export const saasRules: readonly RuleDef[] = [
   {
     id: 'slack-token',
@@ -329,6 +337,9 @@ export const saasRules: readonly RuleDef[] = [
     tags: ['mailchimp'],
     enabledByDefault: true,
     trigger: { token: { min: 32, max: 32 } },
+    // Every 32-character token woke the pattern; the key's token is lower-case hex followed by `-us`
+    // and a digit (unsure, so kept, when the text received so far ends before them).
+    runGate: mailchimpGate,
     pattern: '[0-9a-f]{32}-us[0-9]{1,2}',
     maxLength: 37,
     minEntropy: 3,
