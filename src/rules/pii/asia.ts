@@ -255,6 +255,8 @@ export const asiaRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { token: { min: 9, max: 9, needsLetter: true } },
     pattern: '[STFGM][0-9]{7}[A-Z]',
+    // The value is the whole 9-character token: its validator is its gate, before any pattern call.
+    valueIsRun: true,
     // Typed into forms in lower case too (`s8812345z`); never mixed, ASCII only (`ſ` is an `s` to a
     // case-insensitive pattern).
     ignoreCase: true,
