@@ -103,17 +103,17 @@ export function cardRunGate(text: string, start: number, end: number): boolean {
  * rule's run shape follows from its gate (a run the major brands' shape drops never passes theirs).
  */
 export function otherNetworkRunGate(text: string, start: number, end: number): boolean {
-  return cardGate(text, start, end, kOtherFirstDigit, kOtherValidators) !== 0;
+  return cardGate(text, start, end, kOtherFirstDigit, kOtherBrands) !== 0;
 }
 
 /**
- * Which major brands' validators accept a prefix of the run (bit i: `kCardValidators[i]`), worked out
+ * Which major brands may have a value in the run (bit i: `kMajorBrands[i]`), worked out
  * once per run: the brands' gates are asked one after another about the same run.
  */
 function majorMask(text: string, start: number, end: number): number {
   const m = kMajorMemo;
   if (m.start === start && m.end === end && m.text === text) return m.mask;
-  m.mask = cardGate(text, start, end, kMajorFirstDigit, kCardValidators);
+  m.mask = cardGate(text, start, end, kMajorFirstDigit, kMajorBrands);
   m.text = text;
   m.start = start;
   m.end = end;
@@ -130,9 +130,13 @@ function firstDigits(digits: string): Uint8Array {
   return t;
 }
 
-/** Which of `validators` accept a prefix of the run (bit i: validators[i]); every bit when undecided. */
-function cardGate(text: string, start: number, end: number, first: Uint8Array, validators: ReadonlyArray<(value: string) => boolean>): number {
-  const all = (1 << validators.length) - 1;
+/**
+ * Which of `brands` may have a value in the run (bit i: brands[i]); every bit when undecided. A prefix
+ * in a printed grouping that passes Luhn is one of a brand's values when its length is the brand's
+ * and its IIN is in the brand's range: the rest of the brand's validator, asked once per prefix.
+ */
+function cardGate(text: string, start: number, end: number, first: Uint8Array, brands: readonly Brand[]): number {
+  const all = (1 << brands.length) - 1;
   // A run the tracker cut into pieces (or text cut at the kept buffer's start) may continue one on its
   // left: no decision then.
   const before = start > 0 ? text.charCodeAt(start - 1) : -1;
@@ -210,9 +214,12 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, v
       digits = '';
       for (let k = 0; k < n; k++) digits += text[after[k]! - 1];
     }
-    if (!luhnValid(digits.slice(0, len))) continue;
-    const value = text.slice(start, after[len - 1]);
-    for (let b = 0; b < validators.length; b++) if (validators[b]!(value)) mask |= 1 << b;
+    const prefix = digits.slice(0, len);
+    if (!luhnValid(prefix)) continue;
+    for (let b = 0; b < brands.length; b++) {
+      const brand = brands[b]!;
+      if (brand.lengths.includes(len) && brand.iin(prefix)) mask |= 1 << b;
+    }
     if (mask === all) return all;
   }
   return mask;
@@ -541,14 +548,12 @@ const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, k
  * Every major brand's validator, default-off Maestro included (a gate is shared, whatever rules are
  * on); the other networks' validator is their own gate's.
  */
-const kCardValidators = kBrands.filter((b) => b !== kOtherNetworks).map(cardValidator);
-const kOtherValidators = [cardValidator(kOtherNetworks)];
+const kMajorBrands = kBrands.filter((b) => b !== kOtherNetworks);
+const kOtherBrands = [kOtherNetworks];
 
 /** Each major brand's run gate: its bit of `majorMask` (one function per brand, made once). */
 const kBrandGates = new Map(
-  kBrands
-    .filter((b) => b !== kOtherNetworks)
-    .map((b, i) => [b, (text: string, start: number, end: number): boolean => (majorMask(text, start, end) & (1 << i)) !== 0] as const),
+  kMajorBrands.map((b, i) => [b, (text: string, start: number, end: number): boolean => (majorMask(text, start, end) & (1 << i)) !== 0] as const),
 );
 function brandRunGate(brand: Brand): NonNullable<RuleDef['runGate']> {
   return kBrandGates.get(brand)!;
