@@ -35,7 +35,10 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const isRunChar = (c: number): boolean => c < 128 && kRunChar[c] === 1;
 
 const kKeywords = (kBase64JsonDecoder.trigger as { keywords: readonly string[] }).keywords;
+/** The keywords' first characters: most runs are refused on theirs. */
+const kFirstChars = new Set(kKeywords.map((k) => k.charCodeAt(0)));
 function startsWithKeyword(text: string, at: number): boolean {
+  if (!kFirstChars.has(text.charCodeAt(at))) return false;
   for (const k of kKeywords) if (text.startsWith(k, at)) return true;
   return false;
 }
