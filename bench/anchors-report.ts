@@ -5,7 +5,7 @@
 import type { Density } from './bodies.js';
 import type { HsDatabase } from './hyperscan.js';
 import { median } from './measure.js';
-import { fmtAgainst, type GoalCheck } from './report.js';
+import { fmtAgainst, goalLines, type GoalCheck } from './report.js';
 import type { ProcessPhaseResult, ToolRuns } from './secretlint.js';
 
 /** `engine`: leakscan in this thread; `v8`: the reference alternation; `hs-ref` / `hs-rules`: Hyperscan with the reference patterns / leakscan's rules. */
@@ -243,16 +243,10 @@ function formatProcesses(p: ProcessPhaseResult): string {
 
 /** PASS/FAIL lines of the anchors' goals, with the figure each was held to. */
 export function formatAnchorGoals(goals: readonly GoalCheck[]): string {
-  const lines: string[] = [];
-  for (const g of goals) {
-    const verdict = g.pass === undefined ? 'n/a ' : g.pass ? 'PASS' : 'FAIL';
-    if (g.items.length === 0) {
-      lines.push(`${verdict}  [${g.ruleSet}] ${g.goal}: not measured`);
-      continue;
-    }
+  const lines = goalLines(goals, (g, verdict) => {
     const goal = Number(/([0-9.]+)×/.exec(g.goal)?.[1] ?? NaN);
-    lines.push(`${verdict}  [${g.ruleSet}] ${g.goal}: ${g.items.map((i) => `${i.label} ${fmtAgainst(i.value, goal)}×${i.pass ? '' : ' (fail)'}`).join(', ')}`);
-  }
+    return [`${verdict}  [${g.ruleSet}] ${g.goal}: ${g.items.map((i) => `${i.label} ${fmtAgainst(i.value, goal)}×${i.pass ? '' : ' (fail)'}`).join(', ')}`];
+  });
   lines.push('        informational goals of issue 36, on CPU-time ratios taken in the same rounds; they may fail today.');
   return lines.join('\n');
 }

@@ -282,28 +282,31 @@ export function formatCases(cases: readonly CaseResult[]): string {
   return table([header, ...rows], [false, true, true, true, true, true, true, true, true, false]);
 }
 
-export function formatGoals(goals: readonly GoalCheck[]): string {
-  const lines: string[] = [];
-  for (const g of goals) {
+/**
+ * The lines of `goals`: `PASS`/`FAIL`/`n/a ` and the goal, then what `detail` writes of a measured one
+ * (given its verdict column); a goal with nothing measured gets one "not measured" line.
+ */
+export function goalLines(goals: readonly GoalCheck[], detail: (g: GoalCheck, verdict: string) => string[]): string[] {
+  return goals.flatMap((g) => {
     const verdict = g.pass === undefined ? 'n/a ' : g.pass ? 'PASS' : 'FAIL';
-    if (g.items.length === 0) {
-      lines.push(`${verdict}  [${g.ruleSet}] ${g.goal}: not measured`);
-      continue;
-    }
+    return g.items.length === 0 ? [`${verdict}  [${g.ruleSet}] ${g.goal}: not measured`] : detail(g, verdict);
+  });
+}
+
+export function formatGoals(goals: readonly GoalCheck[]): string {
+  return goalLines(goals, (g, verdict) => {
     const passed = g.items.filter((i) => i.pass).length;
     const isMax = g.goal.includes('≤');
     const worst = g.items.reduce((w, i) => (isMax ? (i.value > w.value ? i : w) : i.value < w.value ? i : w));
     const unit = g.goal.startsWith('growth') ? '' : '×';
-    lines.push(
-      `${verdict}  [${g.ruleSet}] ${g.goal}: ${passed}/${g.items.length} pass; worst ${boundMark(worst.bound)}${fmtNum(worst.value, 2)}${unit} (${worst.label})`,
-    );
+    const lines = [`${verdict}  [${g.ruleSet}] ${g.goal}: ${passed}/${g.items.length} pass; worst ${boundMark(worst.bound)}${fmtNum(worst.value, 2)}${unit} (${worst.label})`];
     const failed = g.items.filter((x) => !x.pass);
     // Every failing case when there are a few; when most fail, the table already says it all.
     for (const i of failed.slice(0, 4)) lines.push(`        fail: ${i.label} ${boundMark(i.bound)}${fmtNum(i.value, 2)}${unit}`);
     if (failed.length > 4) lines.push(`        … and ${failed.length - 4} more`);
     if (g.missing !== undefined && g.missing.length > 0) lines.push(`        not measured (time budget): ${g.missing.join(', ')}`);
-  }
-  return lines.join('\n');
+    return lines;
+  }).join('\n');
 }
 
 // ---- Other backends ------------------------------------------------------------------------------------
