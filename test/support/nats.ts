@@ -1,0 +1,128 @@
+/**
+ * Starts Debian's `nats-server` (2.9, JetStream) for a test file: loopback only, a free port, a temp
+ * store dir. `kill9()` ends it the hard way and `restart()` brings it back on the same port and store,
+ * so JetStream's recovery of its own files is what a test sees. Asynchronous throughout (no spawnSync).
+ * When `nats-server` is missing, `startNats` rejects with the reason, and suites skip with it printed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Nats {
+  /** `nats://127.0.0.1:PORT` */
+  url: string;
+  port: number;
+  /** The JetStream store, kept across `kill9()` and `restart()`. */
+  storeDir: string;
+  /** Milliseconds from spawn to `Server is ready`. */
+  startMs: number;
+  /** SIGKILL, and waits for the exit. */
+  kill9(): Promise<void>;
+  /** Starts it again on the same port and store (after `kill9()` or `stop()`). */
+  restart(): Promise<void>;
+  /** SIGTERM (SIGKILL after 10 s), then removes the temp dir. */
+  stop(): Promise<void>;
+}
+
+/** Room for a captured encoded body (2 MiB + 64 KiB) with its JSON envelope and headers. */
+export const kMaxPayload = 4 * 1024 * 1024;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Spawns nats-server on `conf`; resolves once it logs `Server is ready`, rejects with its last lines. */
+function launch(conf: string, timeoutMs: number): Promise<ChildProcess> {
+  const child = spawn('nats-server', ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise<ChildProcess>((resolve, reject) => {
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      const tail = out.trim().split('\n').slice(-3).join(' | ');
+      reject(new Error(`${why}${tail ? `: ${tail}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`nats-server not ready within ${timeoutMs / 1000} s`), timeoutMs);
+    const onData = (b: Buffer): void => {
+      out += b.toString();
+      if (out.includes('Server is ready')) {
+        clearTimeout(timer);
+        // Keep draining its output so a chatty server never blocks on a full pipe.
+        out = '';
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', (e) => fail(`nats-server could not be started (${(e as NodeJS.ErrnoException).code ?? e.message}; Debian package nats-server)`));
+    child.once('exit', (code, signal) => {
+      if (!out.includes('Server is ready')) fail(`nats-server exited with ${code ?? signal}`);
+    });
+  });
+}
+
+/**
+ * Starts nats-server with JetStream. Rejects with the reason when it is not installed or cannot start.
+ * @example
+ * const nats = await startNats();
+ * const nc = await connect({ servers: nats.url });
+ * await nats.kill9(); await nats.restart();
+ * await nats.stop();
+ */
+export async function startNats(timeoutMs = 20_000): Promise<Nats> {
+  const dir = mkdtempSync(join(tmpdir(), 'leakscan-nats-'));
+  const storeDir = join(dir, 'js');
+  const port = await freePort();
+  const conf = join(dir, 'nats.conf');
+  writeFileSync(
+    conf,
+    [`listen: "127.0.0.1:${port}"`, `max_payload: ${kMaxPayload}`, 'jetstream {', `  store_dir: "${storeDir}"`, '}', ''].join('\n'),
+  );
+  const t0 = Date.now();
+  let child: ChildProcess;
+  try {
+    child = await launch(conf, timeoutMs);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const startMs = Date.now() - t0;
+  const kill9 = async (): Promise<void> => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    startMs,
+    kill9,
+    restart: async () => {
+      await exited(child);
+      child = await launch(conf, timeoutMs);
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const late = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited(child);
+        clearTimeout(late);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
