@@ -102,7 +102,8 @@ export interface EventLogStats {
   publishErrors: number;
 }
 
-interface ZoneState {
+/** A zone's numbers as the store and the audit log hold them. */
+export interface ZoneState {
   zone: string;
   namespace: string;
   /** Latest published epoch (0: none). */
@@ -137,6 +138,128 @@ export interface EventLogOptions extends BatchOptions {
 
 function isAudit(e: unknown, code: string): boolean {
   return e instanceof AuditError && e.code === code;
+}
+
+/** Every zone with a batch key under `events/` (from the listing's delimited prefixes). */
+export async function listBatchZones(bucket: StoreBucket): Promise<string[]> {
+  const zones: string[] = [];
+  for (const p of await listPrefixes(bucket, 'events/')) {
+    const m = /^events\/([0-9a-f]{32})\/$/.exec(p);
+    if (m) zones.push(m[1]!);
+  }
+  return zones;
+}
+
+/** Creates the zone's namespace when it is missing (a concurrent creation by another writer is fine). */
+export async function ensureNamespace(log: AuditLog, namespace: string): Promise<void> {
+  try {
+    await log.requireNamespace(namespace);
+  } catch (e) {
+    if (!isAudit(e, 'AUDIT_ERR_NAMESPACE_NOT_FOUND')) throw e;
+    try {
+      await log.createNamespace({ name: namespace });
+    } catch (e2) {
+      if (!isAudit(e2, 'AUDIT_ERR_NAMESPACE_EXISTS')) throw e2;
+    }
+  }
+}
+
+/**
+ * The zone's numbers, read from the store and the log: its namespace (created when missing), latest
+ * epoch, latest batch (probing forward from the epoch: batches are contiguous and never ahead of their
+ * predecessor) and that batch's interval end.
+ */
+export async function readZoneState(bucket: StoreBucket, log: AuditLog, zone: string): Promise<ZoneState> {
+  const namespace = namespaceOf(zone);
+  await ensureNamespace(log, namespace);
+  let published = 0;
+  try {
+    published = (await log.latest(namespace)).epoch;
+  } catch (e) {
+    if (!isAudit(e, 'AUDIT_ERR_EPOCH_NOT_FOUND')) throw e;
+  }
+  let written = published;
+  while (await bucket.head(batchKey(zone, written + 1))) written++;
+  return { zone, namespace, published, written, lastTo: written > 0 ? await batchIntervalEnd(bucket, zone, written) : null };
+}
+
+/** The `to` of batch n's header (format 2), so the next batch's interval starts where it ended. */
+export async function batchIntervalEnd(bucket: StoreBucket, zone: string, n: number): Promise<string | null> {
+  const obj = await bucket.get(batchKey(zone, n));
+  if (obj === null) return null;
+  const bytes = new Uint8Array(await obj.arrayBuffer());
+  if (batchFormatOf(bytes) < 2) return null;
+  try {
+    const header = JSON.parse(Buffer.from(bytes.subarray(0, bytes.indexOf(0x0a))).toString('utf8')) as Partial<BatchHeader>;
+    return typeof header.to === 'string' ? header.to : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Publishes batch n's digest as epoch n and moves `st.published` to n. An epoch already there (an
+ * earlier run, or a competing writer, published it) is fine when it holds this digest; any other
+ * digest is reported to `onError` (verify will name the batch).
+ * Returns true when this call published it.
+ */
+export async function publishBatchEpoch(log: AuditLog, st: ZoneState, n: number, digest: string, onError: (err: unknown) => void): Promise<boolean> {
+  let mine = true;
+  try {
+    await log.publish(st.namespace, { epoch: n, digest });
+  } catch (e) {
+    if (!isAudit(e, 'AUDIT_ERR_EPOCH_EXISTS')) throw e;
+    mine = false;
+    const rec = await log.record(st.namespace, n);
+    if (rec.digest !== digest) {
+      onError(new Error(`epoch ${n} of ${st.namespace} holds digest ${rec.digest}, not the digest ${digest} of ${batchKey(st.zone, n)}`));
+    }
+  }
+  st.published = n;
+  return mine;
+}
+
+/**
+ * Crash repair: publishes, in order and from their stored bytes, the zone's batches written after its
+ * latest epoch. `published(n, mine)` is told of each (mine: this call published it).
+ */
+export async function publishPendingBatches(
+  bucket: StoreBucket,
+  log: AuditLog,
+  st: ZoneState,
+  onError: (err: unknown) => void,
+  published: (n: number, mine: boolean) => void = () => {},
+): Promise<void> {
+  while (st.published < st.written) {
+    const n = st.published + 1;
+    const obj = await bucket.get(batchKey(st.zone, n));
+    if (obj === null) throw new Error(`batch ${batchKey(st.zone, n)} disappeared before its epoch was published`);
+    const mine = await publishBatchEpoch(log, st, n, batchDigest(new Uint8Array(await obj.arrayBuffer())), onError);
+    published(n, mine);
+  }
+}
+
+/**
+ * Writes format 2 batch `header.batch` of `header.zone` with a create-only put (a batch is never
+ * overwritten, whoever else writes the zone). Resolves the digest its epoch must sign, or null when
+ * the batch already exists (the caller lost the race, or its numbers were stale).
+ * `extraMetadata` goes with the batch's own custom metadata (the fleet's batcher records where in its
+ * stream the batch ends).
+ */
+export async function putBatch(
+  bucket: StoreBucket,
+  header: BatchHeader,
+  events: readonly PendingEvent[],
+  extraMetadata: Record<string, string> = {},
+): Promise<string | null> {
+  const bytes = treeBatchBytes(header, events);
+  const put = await bucket.put(batchKey(header.zone, header.batch), bytes, {
+    onlyIf: { etagDoesNotMatch: '*' },
+    httpMetadata: { contentType: 'application/x-ndjson' },
+    customMetadata: { ...extraMetadata, zone: header.zone, batch: String(header.batch), events: String(events.length), format: String(kBatchFormat) },
+    sha256: sha256Hex(bytes),
+  });
+  return put === null ? null : batchDigest(bytes);
 }
 
 /**
@@ -190,11 +313,7 @@ export class EventLog {
    * batches. Returns how many epochs it published.
    */
   async recover(): Promise<{ zones: number; published: number }> {
-    const zones: string[] = [];
-    for (const p of await listPrefixes(this.#bucket, 'events/')) {
-      const m = /^events\/([0-9a-f]{32})\/$/.exec(p);
-      if (m) zones.push(m[1]!);
-    }
+    const zones = await listBatchZones(this.#bucket);
     let published = 0;
     for (const zone of zones) {
       const z = this.#zone(zone);
@@ -305,69 +424,22 @@ export class EventLog {
     return run;
   }
 
-  /** The zone's numbers, read once: its namespace (created when missing), latest epoch, latest batch. */
+  /** The zone's numbers, read once (readZoneState), then kept up to date by this writer. */
   async #state(z: ZoneBuffer, zone: string): Promise<ZoneState> {
-    if (z.state) return z.state;
-    const namespace = namespaceOf(zone);
-    try {
-      await this.#log.requireNamespace(namespace);
-    } catch (e) {
-      if (!isAudit(e, 'AUDIT_ERR_NAMESPACE_NOT_FOUND')) throw e;
-      try {
-        await this.#log.createNamespace({ name: namespace });
-      } catch (e2) {
-        if (!isAudit(e2, 'AUDIT_ERR_NAMESPACE_EXISTS')) throw e2;
-      }
-    }
-    let published = 0;
-    try {
-      published = (await this.#log.latest(namespace)).epoch;
-    } catch (e) {
-      if (!isAudit(e, 'AUDIT_ERR_EPOCH_NOT_FOUND')) throw e;
-    }
-    // Batches are contiguous and never ahead of their predecessor: probe forward from the latest epoch.
-    let written = published;
-    while (await this.#bucket.head(batchKey(zone, written + 1))) written++;
-    z.state = { zone, namespace, published, written, lastTo: written > 0 ? await this.#intervalEnd(zone, written) : null };
+    z.state ??= await readZoneState(this.#bucket, this.#log, zone);
     return z.state;
   }
 
-  /** The `to` of batch n's header (format 2), so the next batch's interval starts where it ended. */
-  async #intervalEnd(zone: string, n: number): Promise<string | null> {
-    const obj = await this.#bucket.get(batchKey(zone, n));
-    if (obj === null) return null;
-    const bytes = new Uint8Array(await obj.arrayBuffer());
-    if (batchFormatOf(bytes) < 2) return null;
-    try {
-      const header = JSON.parse(Buffer.from(bytes.subarray(0, bytes.indexOf(0x0a))).toString('utf8')) as Partial<BatchHeader>;
-      return typeof header.to === 'string' ? header.to : null;
-    } catch {
-      return null;
-    }
-  }
-
   async #publishPending(st: ZoneState): Promise<void> {
-    while (st.published < st.written) {
-      const n = st.published + 1;
-      const obj = await this.#bucket.get(batchKey(st.zone, n));
-      if (obj === null) throw new Error(`batch ${batchKey(st.zone, n)} disappeared before its epoch was published`);
-      await this.#publish(st, n, batchDigest(new Uint8Array(await obj.arrayBuffer())));
-    }
+    await publishPendingBatches(this.#bucket, this.#log, st, this.#onError, (n, mine) => this.#published(st, n, mine));
   }
 
   async #publish(st: ZoneState, n: number, digest: string): Promise<void> {
-    try {
-      await this.#log.publish(st.namespace, { epoch: n, digest });
-      this.stats.epochsPublished++;
-    } catch (e) {
-      if (!isAudit(e, 'AUDIT_ERR_EPOCH_EXISTS')) throw e;
-      // Published by an earlier run whose bookkeeping we did not see: fine if it is this batch's digest.
-      const rec = await this.#log.record(st.namespace, n);
-      if (rec.digest !== digest) {
-        this.#onError(new Error(`epoch ${n} of ${st.namespace} holds digest ${rec.digest}, not the digest ${digest} of ${batchKey(st.zone, n)}`));
-      }
-    }
-    st.published = n;
+    this.#published(st, n, await publishBatchEpoch(this.#log, st, n, digest, this.#onError));
+  }
+
+  #published(st: ZoneState, n: number, mine: boolean): void {
+    if (mine) this.stats.epochsPublished++;
     this.#onPublished(st.zone, n);
   }
 
@@ -404,22 +476,15 @@ export class EventLog {
         const to = new Date().toISOString();
         const from = st.lastTo ?? new Date(Math.min(z.since ?? Date.now(), Date.parse(to))).toISOString();
         const header: BatchHeader = { version: kBatchFormat, zone, batch: n, from, to, events: events.length, coverage };
-        const bytes = treeBatchBytes(header, events);
-        const digest = batchDigest(bytes);
-        let put;
+        let digest: string | null;
         try {
-          put = await this.#bucket.put(batchKey(zone, n), bytes, {
-            // Create-only: a batch is never overwritten, whatever happens to this process's numbers.
-            onlyIf: { etagDoesNotMatch: '*' },
-            httpMetadata: { contentType: 'application/x-ndjson' },
-            customMetadata: { zone, batch: String(n), events: String(events.length), format: String(kBatchFormat) },
-            sha256: sha256Hex(bytes),
-          });
+          // Create-only: a batch is never overwritten, whatever happens to this process's numbers.
+          digest = await putBatch(this.#bucket, header, events);
         } catch (e) {
           this.#writeFailed(zone, z, e);
           return;
         }
-        if (put === null) {
+        if (digest === null) {
           // Batch n exists (written by a run we did not learn of): re-read the numbers and go on.
           z.state = null;
           try {
