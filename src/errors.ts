@@ -58,6 +58,10 @@ export const kCodes = {
   SDD_ERR_LOGPUSH_DESTINATION: { status: 400, v4: 20002, message: 'destination_conf is not a supported destination (an https:// URL)' },
   SDD_ERR_LOGPUSH_INVALID: { status: 400, v4: 20002, message: 'invalid Logpush job' },
   SDD_ERR_LOGPUSH_DELIVERY: { status: 502, message: 'the destination did not accept a file' },
+  // The fleet roles on NATS JetStream (`serve --nats`, `leakscan batcher`, `leakscan scan-worker`, src/fleet).
+  SDD_ERR_FLEET_OPTION: { status: 400, message: 'a fleet option (--nats, --s3, their settings) is invalid' },
+  SDD_ERR_BUS_UNREACHABLE: { status: 503, message: 'the NATS server cannot be reached, or it runs without JetStream' },
+  SDD_ERR_BUS_MESSAGE: { status: 400, message: 'a message on the bus is not what its subject carries' },
 } as const;
 
 export type Code = keyof typeof kCodes;
