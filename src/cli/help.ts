@@ -127,6 +127,17 @@ export const kHelp: Readonly<Record<string, Help>> = {
       'leakscan verify --proof proof.json --public-key KEY       # anyone: KEY is the line `leakscan serve` prints',
     ],
   },
+  batcher: {
+    exit: [
+      ['0', 'stopped cleanly (Ctrl-C or SIGTERM): the batch in progress was written and published'],
+      ['2', 'usage error: bad option, --nats or --s3 not a valid URL, S3 credentials or the signing key missing (SDD_ERR_FLEET_OPTION)'],
+      ['3', 'the NATS server does not answer or runs without JetStream (SDD_ERR_BUS_UNREACHABLE)'],
+    ],
+    examples: [
+      'leakscan batcher --nats nats://127.0.0.1:4222                  # embedded stores of .leakscan (serve stopped)',
+      'leakscan batcher --nats nats://10.0.0.5:4222 --s3 http://10.0.0.6:7480/leakscan?if-match=unquoted --data .leakscan',
+    ],
+  },
   events: {
     exit: [
       ['0', 'done (also when the zone has no events)'],

@@ -45,6 +45,11 @@ export interface BatcherOptions {
   onError?: (err: unknown) => void;
   /** Epoch n of the zone exists, published by this batcher or found published; must not throw. */
   onPublished?: (zone: string, n: number) => void;
+  /**
+   * Runs after batch n is written and before its epoch is published: the window a crash leaves a
+   * batch without its epoch. The failure tests kill the process here (`kill -9`, docs/fleet.md).
+   */
+  afterBatch?: (zone: string, n: number) => Promise<void> | void;
 }
 
 export interface BatcherStats {
@@ -93,10 +98,12 @@ export class Batcher {
   readonly #maxMessages: number;
   readonly #onError: (err: unknown) => void;
   readonly #onPublished: (zone: string, n: number) => void;
+  readonly #afterBatch: ((zone: string, n: number) => Promise<void> | void) | undefined;
   #js: JetStreamClient | null = null;
   #jsm: JetStreamManager | null = null;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
+  #stopping = false;
   #closed = false;
   readonly stats: BatcherStats = { batchesWritten: 0, eventsWritten: 0, epochsPublished: 0, epochsRepaired: 0, racesLost: 0, malformed: 0, duplicatesSkipped: 0, errors: 0 };
 
@@ -109,6 +116,7 @@ export class Batcher {
     this.#maxMessages = options.maxMessages ?? 20 * this.#size;
     this.#onError = options.onError ?? (() => {});
     this.#onPublished = options.onPublished ?? (() => {});
+    this.#afterBatch = options.afterBatch;
   }
 
   /** Publishes batches left without their epoch for every zone in the bucket, then passes every `intervalMs`. */
@@ -131,16 +139,20 @@ export class Batcher {
     return run;
   }
 
-  /** Stops passing; a pass in progress finishes its current batch first. */
+  /**
+   * Stops passing after one last pass, so what the stream holds when it is called is written and
+   * published before it resolves (a pass in progress finishes first).
+   */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#stopping = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    await this.#running;
+    await this.pass();
+    this.#closed = true;
   }
 
   #schedule(ms: number): void {
-    if (this.#closed) return;
+    if (this.#stopping) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.pass().finally(() => this.#schedule(this.#interval));
@@ -220,6 +232,7 @@ export class Batcher {
       this.stats.batchesWritten++;
       this.stats.eventsWritten += read.events.length;
       st.written = n;
+      await this.#afterBatch?.(zone, n);
       if (await publishBatchEpoch(this.#log, st, n, digest, this.#onError)) this.stats.epochsPublished++;
       this.#onPublished(zone, n);
       if (!read.more) return;

@@ -9,7 +9,7 @@
  * const report = await verifyDataDir('.leakscan'); // report.ok
  */
 export { startServe, type ServeOptions, type ServeHandle, type ServeStats, type PortHandler } from './service.js';
-export { verifyDataDir, proveEventInDataDir, formatVerifyReport, formatCoverage, type VerifyOptions, type VerifyReport, type VerifyProblem, type ZoneVerification } from './verify.js';
+export { verifyDataDir, verifyStores, proveEventInDataDir, formatVerifyReport, formatCoverage, type VerifyOptions, type VerifyReport, type VerifyProblem, type ZoneVerification } from './verify.js';
 export { EventLog, batchKey, namespaceOf, sha256Hex, kBatchDefaults, type BatchOptions, type EventLogStats } from './batches.js';
 export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats } from './backlog.js';
 export { kScanBytes, type ProxyStats } from './proxy.js';
@@ -19,5 +19,5 @@ export { Detections, type DetectionBatch } from './detections.js';
 export { storedBatches, batchOfKey } from './batch-source.js';
 export { ZoneResolver, parseZoneArgs, zoneIdOfHost, zoneOfIdOrHost, hostName, isZoneId, type ZoneMapping } from './zones.js';
 export { writePidFile, readPidFile, removePidFile, runningService, stopService, pidFilePath, kPidFileName, type PidFile, type StopOptions, type StopResult } from './lifecycle.js';
-export { ServeError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';
+export { ServeError, dataLockedError, kServeErrors, kVerifyProblems, type ServeErrorCode, type VerifyProblemCode } from './errors.js';
 export { proveEvent, checkEventProof, createEventProofHandler, batchHint, kEventIdPattern, type EventProof, type EventProofCheck, type EventProofHandlerDeps, type EventBatchFinder } from './event-proof.js';

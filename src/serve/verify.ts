@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditDir, openAuditLog, verifyRecord, type EpochRecord, type KeyInfo } from '../audit/index.js';
+import { auditDir, openAuditLog, verifyRecord, type AuditLog, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { LeakscanError } from '../errors.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
 import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, readBatchLines, type BatchHeader, type Coverage } from './batch-format.js';
@@ -104,37 +104,51 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
   }
   try {
     const keys: KeyInfo[] = options.publicKey !== undefined ? [{ public_key: options.publicKey.toLowerCase(), not_before: 0 }] : audit.log.info().keys;
-    const zones = new Set<string>();
-    if (events !== null) {
-      for (const p of await listPrefixes(events, 'events/')) {
-        const m = /^events\/(.*)\/$/.exec(p);
-        if (m) zones.add(m[1]!);
-      }
-    }
-    for (const ns of await audit.log.namespaces()) {
-      const m = kNamespace.exec(ns.name);
-      if (m) zones.add(m[1]!);
-    }
-    if (only !== undefined) {
-      const has = zones.has(only);
-      zones.clear();
-      zones.add(only);
-      if (!has) {
-        const namespace = namespaceOf(only);
-        return {
-          ok: false,
-          keys,
-          zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, coverage: null, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under ${batchPrefix(only)} and no namespace ${namespace} in the audit log`)] }],
-        };
-      }
-    }
-    const out: ZoneVerification[] = [];
-    for (const zone of [...zones].sort()) out.push(await verifyZone(zone, events, audit, keys));
-    return { ok: out.every((z) => z.ok), keys, zones: out };
+    return await verifyStores(events, audit, keys, only);
   } finally {
     await events?.close();
     await audit.close();
   }
+}
+
+/**
+ * Verifies batches in `events` against the epochs of `audit` (its log and the bucket it lives on),
+ * checking signatures with `keys`; every zone of either, or only `only`. What `verifyDataDir` runs on a
+ * data directory's stores, and the fleet's `verify --s3` on one S3 bucket holding both.
+ */
+export async function verifyStores(
+  events: StoreBucket | null,
+  audit: { log: AuditLog; bucket: StoreBucket },
+  keys: KeyInfo[],
+  only?: string,
+): Promise<VerifyReport> {
+  const zones = new Set<string>();
+  if (events !== null) {
+    for (const p of await listPrefixes(events, 'events/')) {
+      const m = /^events\/(.*)\/$/.exec(p);
+      if (m) zones.add(m[1]!);
+    }
+  }
+  for (const ns of await audit.log.namespaces()) {
+    const m = kNamespace.exec(ns.name);
+    if (m) zones.add(m[1]!);
+  }
+  if (only !== undefined) {
+    const has = zones.has(only);
+    zones.clear();
+    zones.add(only);
+    if (!has) {
+      const namespace = namespaceOf(only);
+      return {
+        ok: false,
+        keys,
+        zones: [{ zone: only, namespace, batches: 0, epochs: 0, events: 0, coverage: null, ok: false, problems: [problem('VERIFY_NOTHING_STORED', null, null, `no batches under ${batchPrefix(only)} and no namespace ${namespace} in the audit log`)] }],
+      };
+    }
+  }
+  const out: ZoneVerification[] = [];
+  for (const zone of [...zones].sort()) out.push(await verifyZone(zone, events, audit, keys));
+  return { ok: out.every((z) => z.ok), keys, zones: out };
 }
 
 /**
@@ -167,7 +181,7 @@ export function checkBatch(
 async function verifyZone(
   zone: string,
   events: StoreBucket | null,
-  audit: Awaited<ReturnType<typeof openAuditLog>>,
+  audit: { log: AuditLog; bucket: StoreBucket },
   keys: readonly KeyInfo[],
 ): Promise<ZoneVerification> {
   const namespace = namespaceOf(zone);

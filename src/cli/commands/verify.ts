@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { auditDir, type KeyInfo } from '../../audit/index.js';
 import { LeakscanError } from '../../errors.js';
-import { checkEventProof, formatVerifyReport, proveEventInDataDir, ServeError, verifyDataDir, type LogEvent } from '../../serve/index.js';
+import { checkEventProof, formatVerifyReport, proveEventInDataDir, ServeError, verifyDataDir, verifyStores, zoneOfIdOrHost, type LogEvent, type VerifyReport } from '../../serve/index.js';
+import { openFleetStore } from '../../fleet/index.js';
 import type { InclusionProof } from '../../proofs/index.js';
 import { type CliIO, UsageError } from '../io.js';
 
@@ -13,6 +14,7 @@ interface VerifyCliOptions {
   publicKey?: string;
   event?: string;
   proof?: string;
+  s3?: string;
   format: 'text' | 'json';
 }
 
@@ -31,6 +33,7 @@ export function registerVerify(program: Command, io: CliIO, setExit: (code: numb
     .option('-z, --zone <zone>', 'only this zone: its id, or a host name (its derived zone id)')
     .option('-k, --public-key <hex>', "check signatures with this Ed25519 public key only, instead of the log's key list")
     .option('-e, --event <id>', "prove one event's inclusion in its signed batch (--format json prints the proof)")
+    .option('--s3 <url>', "the fleet's S3 bucket (batches and audit log) instead of DIR's stores; DIR/audit/keys.json gives the keys (docs/fleet.md)")
     .option('--proof <file>', 'check an inclusion proof (from --event --format json or the API) instead of DIR; with --event, also that it is for that event')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: VerifyCliOptions) => {
@@ -49,7 +52,7 @@ export function registerVerify(program: Command, io: CliIO, setExit: (code: numb
           setExit(0);
           return;
         }
-        const report = await verifyDataDir(resolve(io.cwd, opts.data), common);
+        const report = opts.s3 !== undefined ? await verifyFleet(io, opts, opts.s3) : await verifyDataDir(resolve(io.cwd, opts.data), common);
         io.stdout.write(opts.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
         setExit(report.ok ? 0 : 1);
       } catch (e) {
@@ -63,6 +66,30 @@ export function registerVerify(program: Command, io: CliIO, setExit: (code: numb
         throw e;
       }
     });
+}
+
+/** `--s3 URL`: the batches and epochs the fleet's batchers wrote on one bucket, with DIR's published keys. */
+async function verifyFleet(io: CliIO, opts: VerifyCliOptions, s3: string): Promise<VerifyReport> {
+  if (opts.event !== undefined) throw new UsageError('--event reads a data directory; with --s3 verify every batch instead');
+  let only: string | undefined;
+  if (opts.zone !== undefined) {
+    only = zoneOfIdOrHost(opts.zone);
+    if (only === undefined) throw new UsageError(`--zone ${JSON.stringify(opts.zone)} is neither a zone id nor a host name`);
+  }
+  if (opts.publicKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(opts.publicKey)) throw new UsageError('--public-key must be 64 hex digits (an Ed25519 public key)');
+  let store;
+  try {
+    store = await openFleetStore({ s3, dataDir: resolve(io.cwd, opts.data) });
+  } catch (e) {
+    if (e instanceof LeakscanError) throw new UsageError(`${e.code}: ${e.message}`);
+    throw e;
+  }
+  try {
+    const keys = opts.publicKey !== undefined ? [{ public_key: opts.publicKey.toLowerCase(), not_before: 0 }] : store.keys;
+    return await verifyStores(store.events, store.audit, keys, only);
+  } finally {
+    await store.close();
+  }
 }
 
 function formatProven(event: LogEvent, proof: InclusionProof, keys: readonly KeyInfo[]): string {
