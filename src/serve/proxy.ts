@@ -42,9 +42,10 @@ export interface ProxyOptions {
   onEvents: (zone: string, events: PendingEvent[]) => void;
   /**
    * What became of a response (scanned, or why not), once per response of a zone whose rulesets have
-   * an entry point: the zones someone configured, not every Host a client makes up.
+   * an entry point: the zones someone configured, not every Host a client makes up. `requestId` is the
+   * exchange's (the one its events carry), so a publisher can give the report a fixed id.
    */
-  onCoverage?: (zone: string, outcome: CoverageOutcome, truncated: boolean) => void;
+  onCoverage?: (zone: string, outcome: CoverageOutcome, truncated: boolean, requestId: string) => void;
   /**
    * Scans an exchange's request fields (host, path) before they are stored in its events: see
    * request-fields.ts. Like the backlog's scanner, it reports the levels `reach` was asked for.
@@ -360,7 +361,7 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       covered = true;
       const report = o.onCoverage;
       void effective.then((r) => {
-        if (r !== null && r.entrypoint.id !== '') report(info.zone, outcome, truncated);
+        if (r !== null && r.entrypoint.id !== '') report(info.zone, outcome, truncated, info.requestId);
       });
     };
     if (noBody || binary) {

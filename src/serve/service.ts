@@ -33,6 +33,7 @@ import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
 import { createEventProofHandler, proveEvent } from './event-proof.js';
 import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
+import { Batcher, connectBus, ensureEventsStream, EventPublisher, type BatcherStats, type PublisherStats } from '../fleet/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -64,6 +65,12 @@ export interface ServeOptions {
   alerts?: AlertOptions;
   /** How long `close()` lets proxied exchanges in progress finish. Default 10 s. */
   drainMs?: number;
+  /**
+   * A NATS server with JetStream (`nats://HOST:PORT`): events and each response's outcome are published
+   * to the stream (`events.<zone>`, src/fleet) instead of being batched here, and a batcher in this
+   * process writes them, competing with any `leakscan batcher` on the same stores (docs/fleet.md).
+   */
+  nats?: string;
   /** More handlers on the API port, tried after the Rulesets API (the dashboard mounts here). */
   handlers?: readonly PortHandler[];
   /** Scanner factory (tests); default the library's `createScanner`. */
@@ -78,6 +85,8 @@ export interface ServeStats {
   proxy: ProxyStats | null;
   backlog: BacklogStats | null;
   events: EventLogStats;
+  /** With `nats`: what was published to the stream, and what this process's batcher wrote. */
+  bus: { publisher: PublisherStats; batcher: BatcherStats } | null;
   /** Events buffered, not yet written. */
   eventsBuffered: number;
   logpush: LogpushStats;
@@ -144,6 +153,44 @@ function checkAlertOptions(base: AlertOptions | undefined): AlertOptions {
 }
 
 /**
+ * `nats`: the events stream, the publisher the proxy hands events and outcomes to, and a batcher on
+ * this process's stores. `close()` waits for every publish to be acknowledged, lets the batcher make
+ * its last pass, then closes the connection.
+ */
+async function startBus(
+  url: string,
+  o: { bucket: import('../storage/index.js').StoreBucket; log: import('../audit/index.js').AuditLog; batch: BatchOptions | undefined; onError: (err: unknown) => void; onPublished: (zone: string, n: number) => void },
+): Promise<{ publisher: EventPublisher; batcher: Batcher; close(): Promise<void> }> {
+  const nc = await connectBus(url, 'leakscan-serve');
+  try {
+    await ensureEventsStream(nc);
+  } catch (e) {
+    await nc.close();
+    throw e;
+  }
+  const publisher = new EventPublisher(nc, { onError: o.onError });
+  const batcher = new Batcher({
+    nc,
+    bucket: o.bucket,
+    log: o.log,
+    ...(o.batch?.size === undefined ? {} : { size: o.batch.size }),
+    ...(o.batch?.intervalMs === undefined ? {} : { intervalMs: o.batch.intervalMs }),
+    onError: o.onError,
+    onPublished: o.onPublished,
+  });
+  await batcher.start();
+  return {
+    publisher,
+    batcher,
+    close: async () => {
+      await publisher.idle();
+      await batcher.close();
+      await nc.drain().catch(o.onError);
+    },
+  };
+}
+
+/**
  * Starts the whole service on `dataDir`. Resolves once every listener accepts connections.
  * @example
  * const svc = await startServe({ dataDir: '.leakscan', origin: 'http://127.0.0.1:3000' });
@@ -197,8 +244,11 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     // batches it lacks (a new or deleted index, a crash between writing and indexing).
     const index = openEventIndex(join(options.dataDir, 'events-index.mdb'), { log });
     cleanup.push(() => index.close());
-    const events = new EventLog({ bucket: indexOnPut(bucket, index, batchOfKey, onError), log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
+    const indexedBucket = indexOnPut(bucket, index, batchOfKey, onError);
+    const events = new EventLog({ bucket: indexedBucket, log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
     const recovered = await events.recover();
+    const bus = options.nats === undefined ? null : await startBus(options.nats, { bucket: indexedBucket, log: audit.log, batch: options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
+    if (bus !== null) cleanup.push(() => bus.close());
     logpush.start();
     const indexed = await index.catchUp(storedBatches(bucket));
     if (indexed.batches > 0) log(`indexed: ${indexed.events} events of ${indexed.batches} stored batches`);
@@ -263,10 +313,14 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           rules: (zone, traffic) => service.effectiveRules(zone, traffic),
           backlog,
           onEvents: (zone, list) => {
-            events.add(zone, list);
+            if (bus === null) events.add(zone, list);
+            else void bus.publisher.events(zone, list);
             alerts.observe(zone, list);
           },
-          onCoverage: (zone, outcome, truncated) => events.count(zone, outcome, truncated),
+          onCoverage: (zone, outcome, truncated, requestId) => {
+            if (bus === null) events.count(zone, outcome, truncated);
+            else void bus.publisher.outcome(zone, { requestId, outcome, truncated });
+          },
           reach: (level) => scanner.reach(level),
           scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
           onError,
@@ -294,12 +348,17 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         proxy: proxy?.stats() ?? null,
         backlog: backlog?.stats() ?? null,
         events: { ...events.stats },
+        bus: bus === null ? null : { publisher: { ...bus.publisher.stats }, batcher: { ...bus.batcher.stats } },
         eventsBuffered: events.buffered,
         logpush: logpush.stats(),
       }),
       flush: async () => {
         await backlog?.idle();
         await events.flush();
+        if (bus !== null) {
+          await bus.publisher.idle();
+          await bus.batcher.pass();
+        }
         await alerts.idle();
       },
       // Reverse start order: proxy drains, the backlog empties, events are written and published,

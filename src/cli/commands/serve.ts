@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describeEngineBackends, engineBackends } from '../../engine/index.js';
+import { LeakscanError } from '../../errors.js';
 import { parseZoneArgs, removePidFile, ServeError, startServe, writePidFile, type ServeHandle, type ServeOptions as LibServeOptions, type ServeStats } from '../../serve/index.js';
 
 /** The library's options, and whether to print a newly created admin token (the demo prints its own line). */
@@ -22,6 +23,7 @@ interface ServeCliOptions {
   batchInterval: string;
   backlogMb: string;
   drainTimeout: string;
+  nats?: string;
 }
 
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
@@ -43,6 +45,11 @@ function losses(s: ServeStats): Record<string, number> {
     'epoch publish errors': s.events.publishErrors,
     // A failed delivery is retried from the stored batch; a dropped notice is recovered by the sweep.
     'logpush delivery errors': s.logpush.deliveryErrors,
+    // With --nats: events and outcomes the stream never acknowledged (after every retry), or refused
+    // because 10,000 were waiting for an acknowledgement.
+    'bus publish errors': s.bus?.publisher.publishErrors ?? 0,
+    'bus publishes dropped (too many waiting)': s.bus?.publisher.dropped ?? 0,
+    'malformed bus messages skipped': s.bus?.batcher.malformed ?? 0,
   };
 }
 
@@ -91,6 +98,8 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
   } catch (e) {
     await hooks.stopped?.();
     if (e instanceof ServeError) throw new UsageError(`${e.code}: ${e.message}`);
+    // --nats: a bad URL, or no NATS server with JetStream there.
+    if (e instanceof LeakscanError && (e.code === 'SDD_ERR_FLEET_OPTION' || e.code === 'SDD_ERR_BUS_UNREACHABLE')) throw new UsageError(`${e.code}: ${e.message}`);
     throw e;
   }
   const stop = stopSignal(io);
@@ -139,7 +148,8 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
   removePidFile(dataDir);
   const s = svc.stats();
   const lost = Object.entries(losses(s)).filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
-  err(`leakscan: stopped: ${s.events.eventsWritten} events in ${s.events.batchesWritten} batches written, ${s.events.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
+  const written = s.bus === null ? s.events : { eventsWritten: s.bus.batcher.eventsWritten, batchesWritten: s.bus.batcher.batchesWritten, epochsPublished: s.bus.batcher.epochsPublished };
+  err(`leakscan: stopped: ${written.eventsWritten} events in ${written.batchesWritten} batches written, ${written.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
   setExit(0);
 }
 
@@ -166,6 +176,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--batch-interval <ms>', '…or this long after its first event').default('2000'))
     .addOption(new Option('--backlog-mb <n>', 'memory for bodies waiting to be scanned; beyond it bodies are skipped and counted').default('64'))
     .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
+    .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT) and batch them from there (docs/fleet.md)')
     .action(async (opts: ServeCliOptions) => {
       const dataDir = resolve(io.cwd, opts.data);
       if (opts.origin === undefined && opts.zone !== undefined) throw new UsageError('--zone needs --origin (zones only matter to the proxy)');
@@ -205,6 +216,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
         backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
         drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
+        ...(opts.nats === undefined ? {} : { nats: opts.nats }),
       });
     });
 }
