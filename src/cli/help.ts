@@ -138,6 +138,14 @@ export const kHelp: Readonly<Record<string, Help>> = {
       'leakscan batcher --nats nats://10.0.0.5:4222 --s3 http://10.0.0.6:7480/leakscan?if-match=unquoted --data .leakscan',
     ],
   },
+  'scan-worker': {
+    exit: [
+      ['0', 'stopped cleanly (Ctrl-C or SIGTERM): the bodies in hand were published and acknowledged'],
+      ['2', 'usage error: bad option, --nats not a nats:// URL (SDD_ERR_FLEET_OPTION)'],
+      ['3', 'the NATS server does not answer or runs without JetStream (SDD_ERR_BUS_UNREACHABLE)'],
+    ],
+    examples: ['leakscan scan-worker --nats nats://127.0.0.1:4222            # bodies from `serve --nats URL --scan remote`', 'leakscan scan-worker --nats nats://10.0.0.5:4222 --workers 2'],
+  },
   events: {
     exit: [
       ['0', 'done (also when the zone has no events)'],

@@ -13,12 +13,13 @@ import { registerDemo } from './commands/serve-demo.js';
 import { registerZone } from './commands/zone.js';
 import { registerEvents } from './commands/events.js';
 import { registerBatcher } from './commands/batcher.js';
+import { registerScanWorker } from './commands/scan-worker.js';
 import { addHelp } from './help.js';
 
 /** A command module: adds its subcommand to the program. `serve`, `verify`, `audit`, `token` plug in here. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules, registerToken, registerAudit, registerServe, registerStop, registerDemo, registerVerify, registerZone, registerEvents, registerBatcher];
+export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules, registerToken, registerAudit, registerServe, registerStop, registerDemo, registerVerify, registerZone, registerEvents, registerBatcher, registerScanWorker];
 
 /** A fresh program per run (commander keeps parsed values on the instance). */
 export function buildProgram(io: CliIO, setExit: (code: number) => void, commands: readonly RegisterCommand[] = kCommands): Command {

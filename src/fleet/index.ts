@@ -12,3 +12,5 @@ export { parseEvent, parseOutcome, parseRecord, outcomeMsgId, kKindHeader, type 
 export { EventPublisher, type PublisherOptions, type PublisherStats } from './publisher.js';
 export { Batcher, type BatcherOptions, type BatcherStats } from './batcher.js';
 export { openFleetStore, parseS3Url, type FleetStore, type S3Location } from './store.js';
+export { encodeEnvelope, parseEnvelope, kExchangeHeader, BodyPublisher, type BodyEnvelope, type BodyPublisherStats } from './bodies.js';
+export { ScanWorker, type ScanWorkerOptions, type ScanWorkerStats } from './scan-worker.js';

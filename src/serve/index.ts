@@ -14,6 +14,7 @@ export { EventLog, batchKey, namespaceOf, sha256Hex, kBatchDefaults, type BatchO
 export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats } from './backlog.js';
 export { kScanBytes, type ProxyStats } from './proxy.js';
 export { eventsOf, batchBytes, type LogEvent, type PendingEvent, type ExchangeInfo } from './events.js';
+export { storedFields, type RequestFields, type StoredFields } from './request-fields.js';
 export { batchDigest, batchFormatOf, batchLeaves, kBatchFormat, readBatchLines, type BatchHeader, type Coverage, type CoverageOutcome, type SkipCounts } from './batch-format.js';
 export { Detections, type DetectionBatch } from './detections.js';
 export { storedBatches, batchOfKey } from './batch-source.js';

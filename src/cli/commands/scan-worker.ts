@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { LeakscanError } from '../../errors.js';
+import { connectBus, ScanWorker, type ScanWorkerStats } from '../../fleet/index.js';
+import { createScanner } from '../../scanner.js';
+import { type CliIO, UsageError } from '../io.js';
+import { integer } from './serve.js';
+
+interface ScanWorkerCliOptions {
+  nats: string;
+  workers?: string;
+  concurrency?: string;
+}
+
+/** Exit code when the bus cannot be reached (as `leakscan batcher`). */
+const kExitUnreachable = 3;
+
+/**
+ * Test hook of the failure tests: `LEAKSCAN_FAULT_KILL_BEFORE_ACK=N` makes the process SIGKILL itself
+ * after the N-th body's events are acknowledged by the stream, before the body is (docs/fleet.md).
+ */
+function faultHook(env: NodeJS.ProcessEnv): (() => void) | undefined {
+  const at = Number(env.LEAKSCAN_FAULT_KILL_BEFORE_ACK);
+  if (!Number.isSafeInteger(at) || at < 1) return undefined;
+  let n = 0;
+  return () => {
+    if (++n === at) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+function summary(s: ScanWorkerStats): string {
+  return `${s.bodies} bodies scanned, ${s.events} events published, ${s.scanErrors} scan errors, ${s.retried} given back, ${s.malformed} malformed messages terminated`;
+}
+
+/**
+ * `leakscan scan-worker --nats URL`: scans the bodies `serve --scan remote|overflow` publishes and
+ * publishes their events (src/fleet/scan-worker.ts). Runs until SIGINT/SIGTERM; exit 0 after a clean
+ * stop, 2 on a bad option, 3 when the bus cannot be reached. See docs/fleet.md.
+ */
+export function registerScanWorker(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('scan-worker')
+    .description('scan the bodies published to NATS JetStream by `serve --scan remote|overflow` and publish their events')
+    .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT)')
+    .option('--workers <n>', 'scanner worker threads (default: one per core)')
+    .option('--concurrency <n>', 'bodies in hand at once (default: 8 per worker thread)')
+    .action(async (opts: ScanWorkerCliOptions) => {
+      const err = (line: string): void => void io.stderr.write(`${line}\n`);
+      const workers = opts.workers === undefined ? undefined : integer('--workers', opts.workers, 1, 256);
+      let nc;
+      try {
+        nc = await connectBus(opts.nats, 'leakscan-scan-worker');
+      } catch (e) {
+        if (e instanceof LeakscanError && e.code === 'SDD_ERR_FLEET_OPTION') throw new UsageError(`${e.code}: ${e.message}`);
+        err(`leakscan: ${(e as LeakscanError).code ?? 'error'}: ${(e as Error).message}`);
+        setExit(kExitUnreachable);
+        return;
+      }
+      // Every rule at every level: each body's own thresholds then pick the findings it keeps.
+      const scanner = await createScanner({ allRules: true, minConfidence: 'low', ...(workers === undefined ? {} : { workers }) });
+      const threads = workers ?? (await import('node:os')).availableParallelism();
+      const concurrency = opts.concurrency === undefined ? 8 * threads : integer('--concurrency', opts.concurrency, 1, 4096);
+      const beforeAck = faultHook(process.env);
+      const worker = new ScanWorker({ nc, scanner, concurrency, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
+      await worker.start();
+      io.stdout.write(`scan-worker: ${opts.nats}, ${threads} threads, ${concurrency} bodies at once\n`);
+      io.stdout.write('ready\n');
+      const sig = await new Promise<string>((r) => {
+        process.once('SIGINT', () => r('SIGINT'));
+        process.once('SIGTERM', () => r('SIGTERM'));
+      });
+      err(`leakscan: ${sig}: stopping`);
+      await worker.close();
+      await scanner.close();
+      await nc.drain().catch(() => {});
+      err(`leakscan: stopped: ${summary(worker.stats)}`);
+      setExit(0);
+    });
+}
