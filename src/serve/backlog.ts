@@ -87,6 +87,11 @@ export class ScanBacklog {
     this.#stats.bodiesSkipped++;
   }
 
+  /** Whether `submit` would take one more body now (`serve --scan overflow` sends it elsewhere when not). */
+  hasRoom(): boolean {
+    return this.#queue.length - this.#head < this.#maxJobs;
+  }
+
   /** Queues a captured body (its bytes already reserved); false (and counted) when the queue is full. */
   submit(job: ScanJob): boolean {
     if (this.#queue.length - this.#head >= this.#maxJobs) {

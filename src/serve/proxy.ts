@@ -57,10 +57,27 @@ export interface ProxyOptions {
    */
   reach?: (level: Confidence) => Promise<void>;
   onError: (err: unknown) => void;
+  /**
+   * Scanning elsewhere (`serve --scan remote|overflow`, src/fleet): `remote` sends every captured body
+   * to `send`, `overflow` only the bodies the backlog's queue has no room for. `send` resolves true
+   * once the body is taken (the scan worker then reports its outcome and events); false counts it as
+   * skipped over budget, as a capture the backlog could not hold. The bytes stay reserved until then.
+   */
+  remote?: { mode: 'remote' | 'overflow'; send: (body: RemoteBody) => Promise<boolean> };
   /** Idle time allowed on the origin connection before the exchange fails (504 before the response). Default 120 s. */
   originTimeoutMs?: number;
   /** Trust the origin's certificate only from these CAs (PEM); default: the system's. */
   originCa?: string | Buffer;
+}
+
+/** A captured body to be scanned elsewhere, with what its events need. */
+export interface RemoteBody {
+  info: ExchangeInfo;
+  /** The zone's effective rules for this response: rule id → lowest confidence kept. */
+  thresholds: Record<string, Confidence>;
+  chunks: Buffer[];
+  /** The body went on past what was captured, or may have (it filled the capture). */
+  overflowed: boolean;
 }
 
 export interface ProxyStats {
@@ -377,6 +394,21 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
         if (rules === null || bytes === 0) {
           if (rules !== null) cover('noBody');
           backlog.release(bytes);
+          return;
+        }
+        const remote = o.remote;
+        if (remote !== undefined && (remote.mode === 'remote' || !backlog.hasRoom())) {
+          const body: RemoteBody = { info, thresholds: rules.thresholds, chunks, overflowed: capture.overflowed || bytes >= limit };
+          chunks = [];
+          const sent = await remote.send(body).catch((e: unknown) => {
+            o.onError(e);
+            return false;
+          });
+          backlog.release(bytes);
+          if (!sent) {
+            backlog.skipped();
+            cover('overBudget');
+          }
           return;
         }
         // A zone that keeps findings below `high` waits, the first time, for the scanner to report them

@@ -29,11 +29,11 @@ import { LevelledScanner } from './levels.js';
 import { EventLog, namespaceOf, type BatchOptions, type EventLogStats } from './batches.js';
 import { batchOfKey, storedBatches } from './batch-source.js';
 import { dataLockedError, ServeError } from './errors.js';
-import { startProxy, type ProxyServer, type ProxyStats } from './proxy.js';
+import { startProxy, type ProxyServer, type ProxyStats, type RemoteBody } from './proxy.js';
 import { ZoneResolver, type ZoneMapping } from './zones.js';
 import { createEventProofHandler, proveEvent } from './event-proof.js';
 import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
-import { Batcher, connectBus, ensureEventsStream, EventPublisher, type BatcherStats, type PublisherStats } from '../fleet/index.js';
+import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type PublisherStats } from '../fleet/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -71,6 +71,14 @@ export interface ServeOptions {
    * process writes them, competing with any `leakscan batcher` on the same stores (docs/fleet.md).
    */
   nats?: string;
+  /**
+   * Where captured bodies are scanned (with `nats`): `local` (default) in this process; `remote` all
+   * of them by `leakscan scan-worker`s, through the bodies stream; `overflow` here, and by the workers
+   * when the backlog's queue is full.
+   */
+  scan?: 'local' | 'remote' | 'overflow';
+  /** Bytes the bodies stream holds before refusing bodies (created with it). Default 256 MiB. */
+  bodiesMaxBytes?: number;
   /** More handlers on the API port, tried after the Rulesets API (the dashboard mounts here). */
   handlers?: readonly PortHandler[];
   /** Scanner factory (tests); default the library's `createScanner`. */
@@ -86,7 +94,7 @@ export interface ServeStats {
   backlog: BacklogStats | null;
   events: EventLogStats;
   /** With `nats`: what was published to the stream, and what this process's batcher wrote. */
-  bus: { publisher: PublisherStats; batcher: BatcherStats } | null;
+  bus: { publisher: PublisherStats; batcher: BatcherStats; bodies: BodyPublisherStats | null } | null;
   /** Events buffered, not yet written. */
   eventsBuffered: number;
   logpush: LogpushStats;
@@ -159,16 +167,26 @@ function checkAlertOptions(base: AlertOptions | undefined): AlertOptions {
  */
 async function startBus(
   url: string,
-  o: { bucket: import('../storage/index.js').StoreBucket; log: import('../audit/index.js').AuditLog; batch: BatchOptions | undefined; onError: (err: unknown) => void; onPublished: (zone: string, n: number) => void },
-): Promise<{ publisher: EventPublisher; batcher: Batcher; close(): Promise<void> }> {
+  o: {
+    bucket: import('../storage/index.js').StoreBucket;
+    log: import('../audit/index.js').AuditLog;
+    batch: BatchOptions | undefined;
+    /** Create the bodies stream and a body publisher (`--scan remote|overflow`), with this byte bound. */
+    bodiesMaxBytes: number | null;
+    onError: (err: unknown) => void;
+    onPublished: (zone: string, n: number) => void;
+  },
+): Promise<{ publisher: EventPublisher; bodies: BodyPublisher | null; batcher: Batcher; close(): Promise<void> }> {
   const nc = await connectBus(url, 'leakscan-serve');
   try {
     await ensureEventsStream(nc);
+    if (o.bodiesMaxBytes !== null) await ensureBodiesStream(nc, o.bodiesMaxBytes);
   } catch (e) {
     await nc.close();
     throw e;
   }
   const publisher = new EventPublisher(nc, { onError: o.onError });
+  const bodies = o.bodiesMaxBytes === null ? null : new BodyPublisher(nc, { onError: o.onError });
   const batcher = new Batcher({
     nc,
     bucket: o.bucket,
@@ -181,6 +199,7 @@ async function startBus(
   await batcher.start();
   return {
     publisher,
+    bodies,
     batcher,
     close: async () => {
       await publisher.idle();
@@ -204,6 +223,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const onError = options.onError ?? ((e: unknown) => log(`error: ${(e as Error)?.message ?? String(e)}`));
   const origin = options.origin === undefined ? null : checkOrigin(options.origin);
   const alertOptions = checkAlertOptions(options.alerts);
+  if ((options.scan ?? 'local') !== 'local' && options.nats === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--scan ${options.scan} needs --nats (the scan workers take bodies from the bus)`);
   const zones = new ZoneResolver(options.zones);
   const cleanup: Array<() => Promise<void>> = [];
   const unwind = async (): Promise<void> => {
@@ -247,7 +267,18 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const indexedBucket = indexOnPut(bucket, index, batchOfKey, onError);
     const events = new EventLog({ bucket: indexedBucket, log: audit.log, ...options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
     const recovered = await events.recover();
-    const bus = options.nats === undefined ? null : await startBus(options.nats, { bucket: indexedBucket, log: audit.log, batch: options.batch, onError, onPublished: (zone, n) => logpush.notify(zone, n) });
+    const scanMode = options.scan ?? 'local';
+    const bus =
+      options.nats === undefined
+        ? null
+        : await startBus(options.nats, {
+            bucket: indexedBucket,
+            log: audit.log,
+            batch: options.batch,
+            bodiesMaxBytes: scanMode === 'local' ? null : (options.bodiesMaxBytes ?? kBodiesMaxBytesDefault),
+            onError,
+            onPublished: (zone, n) => logpush.notify(zone, n),
+          });
     if (bus !== null) cleanup.push(() => bus.close());
     logpush.start();
     const indexed = await index.catchUp(storedBatches(bucket));
@@ -322,6 +353,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
             else void bus.publisher.outcome(zone, { requestId, outcome, truncated });
           },
           reach: (level) => scanner.reach(level),
+          ...(bus?.bodies == null || scanMode === 'local'
+            ? {}
+            : { remote: { mode: scanMode, send: (b: RemoteBody) => bus.bodies!.publish({ info: b.info, thresholds: b.thresholds, overflowed: b.overflowed }, b.chunks) } }),
           scanFields: (text) => scanner.scan(text, { contentType: 'text/plain' }),
           onError,
           ...(options.originCa === undefined ? {} : { originCa: options.originCa }),
@@ -348,7 +382,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         proxy: proxy?.stats() ?? null,
         backlog: backlog?.stats() ?? null,
         events: { ...events.stats },
-        bus: bus === null ? null : { publisher: { ...bus.publisher.stats }, batcher: { ...bus.batcher.stats } },
+        bus: bus === null ? null : { publisher: { ...bus.publisher.stats }, batcher: { ...bus.batcher.stats }, bodies: bus.bodies === null ? null : { ...bus.bodies.stats } },
         eventsBuffered: events.buffered,
         logpush: logpush.stats(),
       }),

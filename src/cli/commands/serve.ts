@@ -24,6 +24,8 @@ interface ServeCliOptions {
   backlogMb: string;
   drainTimeout: string;
   nats?: string;
+  scan: 'local' | 'remote' | 'overflow';
+  bodiesMb: string;
 }
 
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
@@ -50,6 +52,7 @@ function losses(s: ServeStats): Record<string, number> {
     'bus publish errors': s.bus?.publisher.publishErrors ?? 0,
     'bus publishes dropped (too many waiting)': s.bus?.publisher.dropped ?? 0,
     'malformed bus messages skipped': s.bus?.batcher.malformed ?? 0,
+    'bodies not sent to scan workers': (s.bus?.bodies?.refused ?? 0) + (s.bus?.bodies?.publishErrors ?? 0),
   };
 }
 
@@ -177,6 +180,8 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--backlog-mb <n>', 'memory for bodies waiting to be scanned; beyond it bodies are skipped and counted').default('64'))
     .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
     .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT) and batch them from there (docs/fleet.md)')
+    .addOption(new Option('--scan <where>', 'with --nats: scan bodies here, by scan-workers (remote), or by them when the backlog is full (overflow)').choices(['local', 'remote', 'overflow']).default('local'))
+    .addOption(new Option('--bodies-mb <n>', 'with --scan remote|overflow: bytes the bodies stream holds; beyond it bodies are skipped and counted').default('256'))
     .action(async (opts: ServeCliOptions) => {
       const dataDir = resolve(io.cwd, opts.data);
       if (opts.origin === undefined && opts.zone !== undefined) throw new UsageError('--zone needs --origin (zones only matter to the proxy)');
@@ -217,6 +222,8 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
         drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
         ...(opts.nats === undefined ? {} : { nats: opts.nats }),
+        scan: opts.scan,
+        bodiesMaxBytes: integer('--bodies-mb', opts.bodiesMb, 1, 1_048_576) * 1024 * 1024,
       });
     });
 }
