@@ -79,6 +79,11 @@ export interface ServeOptions {
   scan?: 'local' | 'remote' | 'overflow';
   /** Bytes the bodies stream holds before refusing bodies (created with it). Default 256 MiB. */
   bodiesMaxBytes?: number;
+  /**
+   * With `nats`: run a batcher in this process on its own stores (default true). False leaves batching
+   * to `leakscan batcher` processes on the fleet's S3 bucket.
+   */
+  batcher?: boolean;
   /** More handlers on the API port, tried after the Rulesets API (the dashboard mounts here). */
   handlers?: readonly PortHandler[];
   /** Scanner factory (tests); default the library's `createScanner`. */
@@ -94,7 +99,7 @@ export interface ServeStats {
   backlog: BacklogStats | null;
   events: EventLogStats;
   /** With `nats`: what was published to the stream, and what this process's batcher wrote. */
-  bus: { publisher: PublisherStats; batcher: BatcherStats; bodies: BodyPublisherStats | null } | null;
+  bus: { publisher: PublisherStats; batcher: BatcherStats | null; bodies: BodyPublisherStats | null } | null;
   /** Events buffered, not yet written. */
   eventsBuffered: number;
   logpush: LogpushStats;
@@ -173,10 +178,11 @@ async function startBus(
     batch: BatchOptions | undefined;
     /** Create the bodies stream and a body publisher (`--scan remote|overflow`), with this byte bound. */
     bodiesMaxBytes: number | null;
+    batcher: boolean;
     onError: (err: unknown) => void;
     onPublished: (zone: string, n: number) => void;
   },
-): Promise<{ publisher: EventPublisher; bodies: BodyPublisher | null; batcher: Batcher; close(): Promise<void> }> {
+): Promise<{ publisher: EventPublisher; bodies: BodyPublisher | null; batcher: Batcher | null; close(): Promise<void> }> {
   const nc = await connectBus(url, 'leakscan-serve');
   try {
     await ensureEventsStream(nc);
@@ -187,23 +193,25 @@ async function startBus(
   }
   const publisher = new EventPublisher(nc, { onError: o.onError });
   const bodies = o.bodiesMaxBytes === null ? null : new BodyPublisher(nc, { onError: o.onError });
-  const batcher = new Batcher({
-    nc,
-    bucket: o.bucket,
-    log: o.log,
-    ...(o.batch?.size === undefined ? {} : { size: o.batch.size }),
-    ...(o.batch?.intervalMs === undefined ? {} : { intervalMs: o.batch.intervalMs }),
-    onError: o.onError,
-    onPublished: o.onPublished,
-  });
-  await batcher.start();
+  const batcher = o.batcher
+    ? new Batcher({
+        nc,
+        bucket: o.bucket,
+        log: o.log,
+        ...(o.batch?.size === undefined ? {} : { size: o.batch.size }),
+        ...(o.batch?.intervalMs === undefined ? {} : { intervalMs: o.batch.intervalMs }),
+        onError: o.onError,
+        onPublished: o.onPublished,
+      })
+    : null;
+  await batcher?.start();
   return {
     publisher,
     bodies,
     batcher,
     close: async () => {
       await publisher.idle();
-      await batcher.close();
+      await batcher?.close();
       await nc.drain().catch(o.onError);
     },
   };
@@ -276,6 +284,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
             log: audit.log,
             batch: options.batch,
             bodiesMaxBytes: scanMode === 'local' ? null : (options.bodiesMaxBytes ?? kBodiesMaxBytesDefault),
+            batcher: options.batcher ?? true,
             onError,
             onPublished: (zone, n) => logpush.notify(zone, n),
           });
@@ -382,7 +391,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         proxy: proxy?.stats() ?? null,
         backlog: backlog?.stats() ?? null,
         events: { ...events.stats },
-        bus: bus === null ? null : { publisher: { ...bus.publisher.stats }, batcher: { ...bus.batcher.stats }, bodies: bus.bodies === null ? null : { ...bus.bodies.stats } },
+        bus: bus === null ? null : { publisher: { ...bus.publisher.stats }, batcher: bus.batcher === null ? null : { ...bus.batcher.stats }, bodies: bus.bodies === null ? null : { ...bus.bodies.stats } },
         eventsBuffered: events.buffered,
         logpush: logpush.stats(),
       }),
@@ -391,7 +400,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         await events.flush();
         if (bus !== null) {
           await bus.publisher.idle();
-          await bus.batcher.pass();
+          await bus.batcher?.pass();
         }
         await alerts.idle();
       },

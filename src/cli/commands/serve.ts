@@ -26,6 +26,7 @@ interface ServeCliOptions {
   nats?: string;
   scan: 'local' | 'remote' | 'overflow';
   bodiesMb: string;
+  batcher: boolean;
 }
 
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
@@ -51,7 +52,7 @@ function losses(s: ServeStats): Record<string, number> {
     // because 10,000 were waiting for an acknowledgement.
     'bus publish errors': s.bus?.publisher.publishErrors ?? 0,
     'bus publishes dropped (too many waiting)': s.bus?.publisher.dropped ?? 0,
-    'malformed bus messages skipped': s.bus?.batcher.malformed ?? 0,
+    'malformed bus messages skipped': s.bus?.batcher?.malformed ?? 0,
     'bodies not sent to scan workers': (s.bus?.bodies?.refused ?? 0) + (s.bus?.bodies?.publishErrors ?? 0),
   };
 }
@@ -151,7 +152,7 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
   removePidFile(dataDir);
   const s = svc.stats();
   const lost = Object.entries(losses(s)).filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
-  const written = s.bus === null ? s.events : { eventsWritten: s.bus.batcher.eventsWritten, batchesWritten: s.bus.batcher.batchesWritten, epochsPublished: s.bus.batcher.epochsPublished };
+  const written = s.bus?.batcher == null ? s.events : { eventsWritten: s.bus.batcher.eventsWritten, batchesWritten: s.bus.batcher.batchesWritten, epochsPublished: s.bus.batcher.epochsPublished };
   err(`leakscan: stopped: ${written.eventsWritten} events in ${written.batchesWritten} batches written, ${written.epochsPublished} epochs published${lost.length > 0 ? `; ${lost.join(', ')}` : ''}`);
   setExit(0);
 }
@@ -181,6 +182,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
     .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT) and batch them from there (docs/fleet.md)')
     .addOption(new Option('--scan <where>', 'with --nats: scan bodies here, by scan-workers (remote), or by them when the backlog is full (overflow)').choices(['local', 'remote', 'overflow']).default('local'))
+    .option('--no-batcher', 'with --nats: leave batching to `leakscan batcher` processes (on the fleet\'s S3 bucket)')
     .addOption(new Option('--bodies-mb <n>', 'with --scan remote|overflow: bytes the bodies stream holds; beyond it bodies are skipped and counted').default('256'))
     .action(async (opts: ServeCliOptions) => {
       const dataDir = resolve(io.cwd, opts.data);
@@ -223,6 +225,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
         ...(opts.nats === undefined ? {} : { nats: opts.nats }),
         scan: opts.scan,
+        batcher: opts.batcher,
         bodiesMaxBytes: integer('--bodies-mb', opts.bodiesMb, 1, 1_048_576) * 1024 * 1024,
       });
     });
