@@ -9,6 +9,7 @@ interface ScanWorkerCliOptions {
   nats: string;
   workers?: string;
   concurrency?: string;
+  ackWait: string;
 }
 
 /** Exit code when the bus cannot be reached (as `leakscan batcher`). */
@@ -43,6 +44,7 @@ export function registerScanWorker(program: Command, io: CliIO, setExit: (code: 
     .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT)')
     .option('--workers <n>', 'scanner worker threads (default: one per core)')
     .option('--concurrency <n>', 'bodies in hand at once (default: 8 per worker thread)')
+    .option('--ack-wait <ms>', 'how long a body may stay unacknowledged before another worker gets it (set by the first worker, which creates the shared consumer)', '60000')
     .action(async (opts: ScanWorkerCliOptions) => {
       const err = (line: string): void => void io.stderr.write(`${line}\n`);
       const workers = opts.workers === undefined ? undefined : integer('--workers', opts.workers, 1, 256);
@@ -60,7 +62,8 @@ export function registerScanWorker(program: Command, io: CliIO, setExit: (code: 
       const threads = workers ?? (await import('node:os')).availableParallelism();
       const concurrency = opts.concurrency === undefined ? 8 * threads : integer('--concurrency', opts.concurrency, 1, 4096);
       const beforeAck = faultHook(process.env);
-      const worker = new ScanWorker({ nc, scanner, concurrency, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
+      const ackWaitMs = integer('--ack-wait', opts.ackWait, 100, 3_600_000);
+      const worker = new ScanWorker({ nc, scanner, concurrency, ackWaitMs, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
       await worker.start();
       io.stdout.write(`scan-worker: ${opts.nats}, ${threads} threads, ${concurrency} bodies at once\n`);
       io.stdout.write('ready\n');
