@@ -1,0 +1,144 @@
+/**
+ * Issue 35, part 3 (what of it runs here): nats-server, Ceph RGW, one `serve --nats --scan remote`,
+ * three `scan-worker`s and two `batcher`s on loopback, traffic with a planted card per response
+ * through the proxy, while a scan-worker is killed (SIGKILL) after publishing a body's events and
+ * before acknowledging it, a batcher between a batch and its epoch, and nats-server itself (then
+ * restarted on its store). After the run `verify --s3` passes and every response's event is stored
+ * exactly once. Skipped, with the reason printed, where nats-server or Ceph cannot start.
+ * Not here yet: restarting radosgw mid-run (test/support/ceph-rgw.ts starts and stops it whole).
+ */
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openFleetStore } from '../../src/fleet/index.js';
+import { batchKey, readBatchLines, verifyStores, zoneIdOfHost } from '../../src/serve/index.js';
+import { syntheticCard } from '../cli/helpers.js';
+import { startRgw, type Rgw } from '../support/ceph-rgw.js';
+import { deploy, get, plant, sh, spawnLeakscan, spawnServe, startOrigin, tempDir, type OriginBody, type Spawned } from '../serve/helpers.js';
+import { natsOrReason } from './helpers.js';
+
+const nats = await natsOrReason();
+let rgw: Rgw | string = 'nats-server is missing';
+if (typeof nats !== 'string') {
+  try {
+    rgw = await startRgw(90_000);
+  } catch (e) {
+    rgw = `Ceph RGW could not start here: ${(e as Error).message}`;
+    console.log(`[fleet] failure test skipped: ${rgw}`);
+  }
+}
+const kMain = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+const kResponses = 30;
+
+function ended(p: Spawned): Promise<string> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) resolve(String(p.child.signalCode ?? p.child.exitCode));
+    else p.child.once('exit', (code, signal) => resolve(String(signal ?? code)));
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: () => string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`gave up waiting for ${what()}`);
+}
+
+if (typeof nats === 'string' || typeof rgw === 'string') {
+  const why = typeof nats === 'string' ? nats : (rgw as string);
+  describe.skip(`fleet under failure (${why})`, () => {
+    it('skipped', () => {});
+  });
+} else {
+  const bus = nats;
+  const store = rgw;
+  afterAll(async () => {
+    await bus.stop();
+    await store.stop();
+  });
+
+  describe('fleet under failure', () => {
+    it('kill -9 of a scan-worker before its ack, of a batcher before its epoch, and of nats-server: every event once, verify passes', async () => {
+      const planted = plant();
+      const routes: Record<string, OriginBody> = {};
+      for (let i = 0; i < kResponses; i++) {
+        const body = Buffer.from(JSON.stringify({ order: i, payment: { card: syntheticCard() } }));
+        routes[`/r/${i}.json`] = { headers: { 'content-type': 'application/json' }, body, decoded: body };
+      }
+      const origin = await startOrigin(routes, planted);
+      const data = tempDir('leakscan-failure-');
+      const procs: Spawned[] = [];
+      const host = 'fleet.example';
+      const zone = zoneIdOfHost(host);
+      const admin = new S3Client({ endpoint: store.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey } });
+      const name = `failure-${Date.now()}`;
+      await admin.send(new CreateBucketCommand({ Bucket: name }));
+      admin.destroy();
+      const env = { ...process.env, AWS_ACCESS_KEY_ID: store.accessKeyId, AWS_SECRET_ACCESS_KEY: store.secretAccessKey };
+      const s3 = `${store.endpoint}/${name}?if-match=unquoted`;
+      const storedFor = async (): Promise<{ paths: string[]; seen: number }> => {
+        const fleet = await openFleetStore({ s3, dataDir: data.dir, env });
+        try {
+          const paths: string[] = [];
+          let seen = 0;
+          for (let n = 1; ; n++) {
+            const o = await fleet.events.get(batchKey(zone, n));
+            if (o === null) break;
+            const lines = readBatchLines(new Uint8Array(await o.arrayBuffer()), zone, n);
+            for (const e of lines.objects) paths.push(e.path as string);
+            seen += lines.header?.coverage.seen ?? 0;
+          }
+          return { paths, seen };
+        } finally {
+          await fleet.close();
+        }
+      };
+      try {
+        const svc = await spawnServe(['--data', data.dir, '--origin', origin.url, '--workers', '1', '--nats', bus.url, '--scan', 'remote', '--no-batcher']);
+        procs.push({ child: svc.child, lines: svc.lines, stdout: svc.stdout, stderr: svc.stderr, exited: new Promise((r) => svc.child.once('exit', r)) });
+        await deploy(svc.api, readFileSync(join(data.dir, 'admin-token'), 'utf8').trim(), zone);
+        const worker = (extra: NodeJS.ProcessEnv = {}) => spawnLeakscan(['scan-worker', '--nats', bus.url, '--workers', '1', '--ack-wait', '2000'], { ...process.env, ...extra });
+        const batcher = (extra: NodeJS.ProcessEnv = {}) => spawnLeakscan(['batcher', '--nats', bus.url, '--s3', s3, '--data', data.dir, '--batch-size', '3', '--batch-interval', '200'], { ...env, ...extra });
+        const dyingWorker = await worker({ LEAKSCAN_FAULT_KILL_BEFORE_ACK: '2' });
+        const dyingBatcher = await batcher({ LEAKSCAN_FAULT_KILL_AFTER_BATCH: '2' });
+        procs.push(dyingWorker, dyingBatcher, await worker(), await worker(), await batcher());
+
+        const paths = Object.keys(routes);
+        for (const p of paths.slice(0, kResponses / 2)) expect((await get(`${svc.proxy}${p}`, host)).status).toBe(200);
+        expect(await ended(dyingWorker)).toBe('SIGKILL');
+        expect(await ended(dyingBatcher)).toBe('SIGKILL');
+        // nats-server killed and restarted on its store; every role reconnects by itself.
+        await bus.kill9();
+        await bus.restart();
+        for (const p of paths.slice(kResponses / 2)) expect((await get(`${svc.proxy}${p}`, host)).status).toBe(200);
+
+        let got = { paths: [] as string[], seen: 0 };
+        await until(async () => (got = await storedFor()).seen === kResponses && got.paths.length >= kResponses, () => `${kResponses} responses stored (${got.seen} seen, ${got.paths.length} events)`);
+        // Exactly once: one event per response (its planted card), none twice.
+        expect(got.paths.sort()).toEqual([...paths].sort());
+        const stats = svc.stderr();
+        for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+        for (const p of procs) await ended(p);
+        expect(stats).not.toMatch(/bodies not sent/);
+
+        const fleet = await openFleetStore({ s3, dataDir: data.dir, env });
+        try {
+          const report = await verifyStores(fleet.events, fleet.audit, fleet.keys, zone);
+          expect(report.zones[0]!.problems).toEqual([]);
+          expect(report.ok).toBe(true);
+          expect(report.zones[0]!.coverage).toMatchObject({ seen: kResponses, scanned: kResponses });
+        } finally {
+          await fleet.close();
+        }
+        const cli = await sh(`"${process.execPath}" --import tsx "${kMain}" verify --s3 '${s3}' --data ${data.dir} --zone ${zone}`, { timeoutMs: 60_000, env });
+        expect(cli.code, cli.stdout.toString() + cli.stderr).toBe(0);
+      } finally {
+        for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+        await origin.close();
+        data.remove();
+      }
+    }, 300_000);
+  });
+}
