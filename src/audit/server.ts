@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { openBucket, type LocalBucket } from '../storage/index.js';
+import { openBucket, type StoreBucket } from '../storage/index.js';
 import { createAuditHandler } from './handler.js';
 import { auditDir } from './keys.js';
 import { AuditLog } from './log.js';
@@ -18,6 +18,11 @@ export interface AuditServerOptions {
   /** Clock in ms (tests). */
   now?: () => number;
   onError?: (err: unknown) => void;
+  /**
+   * The store the log is kept on instead of DIR/audit/log (the fleet's S3 bucket, docs/fleet.md); the
+   * caller closes it. The signing key and TLS material stay in DIR.
+   */
+  bucket?: StoreBucket;
 }
 
 export interface AuditServer {
@@ -45,10 +50,12 @@ export function auditStoreDir(dataDir: string): string {
  */
 export async function openAuditLog(
   dataDir: string,
-  options: { now?: () => number; onError?: (err: unknown) => void } = {},
-): Promise<{ log: AuditLog; material: AuditMaterial; bucket: LocalBucket; close(): Promise<void> }> {
+  options: { now?: () => number; onError?: (err: unknown) => void; bucket?: StoreBucket } = {},
+): Promise<{ log: AuditLog; material: AuditMaterial; bucket: StoreBucket; close(): Promise<void> }> {
   const material = await ensureAuditMaterial(dataDir, options.now);
-  const bucket = await openBucket({ dir: auditStoreDir(dataDir) });
+  // Its own store unless one is given (then the caller closes that one).
+  const own = options.bucket === undefined ? await openBucket({ dir: auditStoreDir(dataDir) }) : null;
+  const bucket: StoreBucket = own ?? options.bucket!;
   const log = new AuditLog({
     bucket,
     signer: material.signing.signer,
@@ -63,7 +70,7 @@ export async function openAuditLog(
     bucket,
     close: async () => {
       await log.idle();
-      await bucket.close();
+      await own?.close();
     },
   };
 }
