@@ -11,6 +11,6 @@ export { connectBus, parseNatsUrl, ensureEventsStream, ensureBodiesStream, event
 export { parseEvent, parseOutcome, parseRecord, outcomeMsgId, kKindHeader, type Outcome, type BusRecord } from './messages.js';
 export { EventPublisher, type PublisherOptions, type PublisherStats } from './publisher.js';
 export { Batcher, type BatcherOptions, type BatcherStats } from './batcher.js';
-export { openFleetStore, parseS3Url, type FleetStore, type S3Location } from './store.js';
+export { openFleetStore, openS3Url, parseS3Url, type FleetStore, type S3Location } from './store.js';
 export { encodeEnvelope, parseEnvelope, kExchangeHeader, BodyPublisher, type BodyEnvelope, type BodyPublisherStats } from './bodies.js';
 export { ScanWorker, type ScanWorkerOptions, type ScanWorkerStats } from './scan-worker.js';

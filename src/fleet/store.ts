@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditLog, auditDir, ensureSigningKey, openAuditLog, type KeyInfo } from '../audit/index.js';
 import { LeakscanError } from '../errors.js';
-import { openBucket, openS3Bucket, type StoreBucket } from '../storage/index.js';
+import { openBucket, openS3Bucket, type S3Bucket, type StoreBucket } from '../storage/index.js';
 
 export interface FleetStore {
   /** Batches (`events/{zone}/…`). */
@@ -67,6 +67,17 @@ function credentials(env: NodeJS.ProcessEnv): { accessKeyId: string; secretAcces
 }
 
 /**
+ * Opens the S3 bucket an `--s3 URL` names, with the credentials of `env` (AWS_* variables).
+ * SDD_ERR_FLEET_OPTION when the URL or the credentials are not there.
+ * @example
+ * const bucket = await openS3Url('http://127.0.0.1:7480/leakscan?if-match=unquoted');
+ */
+export async function openS3Url(url: string, env: NodeJS.ProcessEnv = process.env): Promise<S3Bucket> {
+  const loc = parseS3Url(url);
+  return openS3Bucket({ endpoint: loc.endpoint, bucket: loc.bucket, region: loc.region, ifMatch: loc.ifMatch, credentials: credentials(env) });
+}
+
+/**
  * Opens the store of a fleet role: the S3 bucket of `s3` with the signing key of `dataDir`, or, without
  * `s3`, the embedded stores of `dataDir`.
  * @example
@@ -98,7 +109,7 @@ export async function openFleetStore(options: { s3?: string; dataDir: string; en
     throw new LeakscanError('SDD_ERR_FLEET_OPTION', `--data ${options.dataDir} has no audit/signing-key.pem: copy DIR/audit/ of the serve whose log this is`);
   }
   const signing = ensureSigningKey(options.dataDir);
-  const bucket = await openS3Bucket({ endpoint: loc.endpoint, bucket: loc.bucket, region: loc.region, ifMatch: loc.ifMatch, credentials: credentials(options.env ?? process.env) });
+  const bucket = await openS3Url(options.s3, options.env);
   const log = new AuditLog({ bucket, signer: signing.signer, keys: signing.keys, notBefore: signing.notBefore });
   return {
     events: bucket,

@@ -19,7 +19,7 @@ import { createDashboardHandler } from '../dashboard/index.js';
 import { Detections } from './detections.js';
 import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
-import { openBucket, type LocalBucket } from '../storage/index.js';
+import { openBucket, type LocalBucket, type StoreBucket } from '../storage/index.js';
 import { openLogpush, type LogpushStats } from '../logpush/index.js';
 import type { PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
@@ -33,7 +33,7 @@ import { startProxy, type ProxyServer, type ProxyStats, type RemoteBody } from '
 import { ZoneResolver, type ZoneMapping } from './zones.js';
 import { createEventProofHandler, proveEvent } from './event-proof.js';
 import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
-import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type PublisherStats } from '../fleet/index.js';
+import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, openS3Url, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type PublisherStats } from '../fleet/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -71,6 +71,13 @@ export interface ServeOptions {
    * process writes them, competing with any `leakscan batcher` on the same stores (docs/fleet.md).
    */
   nats?: string;
+  /**
+   * An S3 bucket (`http(s)://HOST[:PORT]/BUCKET[?region=R&if-match=unquoted]`, credentials from the
+   * AWS_* variables) holding the events' batches and the audit log instead of DIR/events and
+   * DIR/audit/log: the fleet's shared bucket (docs/fleet.md). The signing key, TLS material, tokens and
+   * rulesets stay in DIR, and DIR/events is still opened for its lock (what `leakscan stop` trusts).
+   */
+  s3?: string;
   /**
    * Where captured bodies are scanned (with `nats`): `local` (default) in this process; `remote` all
    * of them by `leakscan scan-worker`s, through the bodies stream; `overflow` here, and by the workers
@@ -241,9 +248,12 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   try {
     const { service, tokens, admin } = await openApi(options.dataDir);
     cleanup.push(() => tokens.close());
+    // Closed last: the audit log and the events live on it.
+    const s3 = options.s3 === undefined ? null : await openS3Url(options.s3);
+    if (s3 !== null) cleanup.push(() => s3.close());
     let audit: AuditServer;
     try {
-      audit = await startAuditServer({ dataDir: options.dataDir, port: options.auditPort ?? 8788, host, onError });
+      audit = await startAuditServer({ dataDir: options.dataDir, port: options.auditPort ?? 8788, host, onError, ...(s3 === null ? {} : { bucket: s3 }) });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException)?.code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -253,13 +263,14 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     }
     cleanup.push(() => audit.close());
 
-    let bucket: LocalBucket;
+    let local: LocalBucket;
     try {
-      bucket = await openBucket({ dir: join(options.dataDir, 'events') });
+      local = await openBucket({ dir: join(options.dataDir, 'events') });
     } catch (e) {
       throw dataLockedError(e);
     }
-    cleanup.push(() => bucket.close());
+    cleanup.push(() => local.close());
+    const bucket: StoreBucket = s3 ?? local;
     // Logpush jobs (src/logpush) push each zone's batches up to its latest epoch, woken as each is published.
     const logpush = await openLogpush({
       dir: join(options.dataDir, 'logpush'),

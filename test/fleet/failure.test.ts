@@ -1,6 +1,6 @@
 /**
- * Issue 35, part 3 (what of it runs here): nats-server, Ceph RGW, one `serve --nats --scan remote`,
- * three `scan-worker`s and two `batcher`s on loopback, traffic with a planted card per response
+ * Issue 35, part 3 (what of it runs here): nats-server, Ceph RGW, one `serve --nats --s3 --scan
+ * remote` (with its own batcher), three `scan-worker`s and two `batcher`s on loopback, all on one bucket, traffic with a planted card per response
  * through the proxy, while a scan-worker is killed (SIGKILL) after publishing a body's events and
  * before acknowledging it, a batcher between a batch and its epoch, and nats-server itself (then
  * restarted on its store). After the run `verify --s3` passes and every response's event is stored
@@ -96,7 +96,8 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
         }
       };
       try {
-        const svc = await spawnServe(['--data', data.dir, '--origin', origin.url, '--workers', '1', '--nats', bus.url, '--scan', 'remote', '--no-batcher']);
+        // serve's own batcher writes to the same bucket (--s3), competing with the two below.
+        const svc = await spawnServe(['--data', data.dir, '--origin', origin.url, '--workers', '1', '--nats', bus.url, '--scan', 'remote', '--s3', s3, '--batch-size', '3', '--batch-interval', '200'], env);
         procs.push({ child: svc.child, lines: svc.lines, stdout: svc.stdout, stderr: svc.stderr, exited: new Promise((r) => svc.child.once('exit', r)) });
         await deploy(svc.api, readFileSync(join(data.dir, 'admin-token'), 'utf8').trim(), zone);
         const worker = (extra: NodeJS.ProcessEnv = {}) => spawnLeakscan(['scan-worker', '--nats', bus.url, '--workers', '1', '--ack-wait', '2000'], { ...process.env, ...extra });
@@ -129,6 +130,8 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
           expect(report.zones[0]!.problems).toEqual([]);
           expect(report.ok).toBe(true);
           expect(report.zones[0]!.coverage).toMatchObject({ seen: kResponses, scanned: kResponses });
+          // One bucket: the batches and the audit log's epochs side by side.
+          expect((await fleet.events.list({ prefix: 'epochs/' })).objects.length).toBeGreaterThan(0);
         } finally {
           await fleet.close();
         }

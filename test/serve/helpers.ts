@@ -263,8 +263,8 @@ export function spawnUntilReady(argv: string[], what: string, options: { env?: N
 }
 
 /** Runs `leakscan serve` as a real process on free ports; resolves once it prints `ready`. */
-export async function spawnServe(args: string[]): Promise<ServeProcess> {
-  const s = await spawnLeakscan(['serve', '--port', '0', '--audit-port', '0', '--proxy-port', '0', ...args]);
+export async function spawnServe(args: string[], env?: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const s = await spawnLeakscan(['serve', '--port', '0', '--audit-port', '0', '--proxy-port', '0', ...args], env);
   const field = (prefix: string): string | null => s.lines.find((l) => l.startsWith(prefix))?.slice(prefix.length).split(' ')[0] ?? null;
   return {
     child: s.child,

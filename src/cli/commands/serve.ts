@@ -27,6 +27,7 @@ interface ServeCliOptions {
   scan: 'local' | 'remote' | 'overflow';
   bodiesMb: string;
   batcher: boolean;
+  s3?: string;
 }
 
 const collect = (value: string, prev: string[] | undefined): string[] => [...(prev ?? []), value];
@@ -182,6 +183,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
     .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT) and batch them from there (docs/fleet.md)')
     .addOption(new Option('--scan <where>', 'with --nats: scan bodies here, by scan-workers (remote), or by them when the backlog is full (overflow)').choices(['local', 'remote', 'overflow']).default('local'))
+    .option('--s3 <url>', "keep the events' batches and the audit log on this S3 bucket (http(s)://HOST[:PORT]/BUCKET[?region=R&if-match=unquoted]; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)")
     .option('--no-batcher', 'with --nats: leave batching to `leakscan batcher` processes (on the fleet\'s S3 bucket)')
     .addOption(new Option('--bodies-mb <n>', 'with --scan remote|overflow: bytes the bodies stream holds; beyond it bodies are skipped and counted').default('256'))
     .action(async (opts: ServeCliOptions) => {
@@ -226,6 +228,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         ...(opts.nats === undefined ? {} : { nats: opts.nats }),
         scan: opts.scan,
         batcher: opts.batcher,
+        ...(opts.s3 === undefined ? {} : { s3: opts.s3 }),
         bodiesMaxBytes: integer('--bodies-mb', opts.bodiesMb, 1, 1_048_576) * 1024 * 1024,
       });
     });
