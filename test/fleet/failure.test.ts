@@ -54,7 +54,10 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
 } else {
   const bus = nats;
   const store = rgw;
+  // Every role started, killed here too: a test that times out never reaches its own `finally`.
+  const procs: Spawned[] = [];
   afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     await bus.stop();
     await store.stop();
   });
@@ -69,7 +72,6 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
       }
       const origin = await startOrigin(routes, planted);
       const data = tempDir('leakscan-failure-');
-      const procs: Spawned[] = [];
       const host = 'fleet.example';
       const zone = zoneIdOfHost(host);
       const admin = new S3Client({ endpoint: store.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey } });
