@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.js';
 
 export interface Rgw {
   endpoint: string;
@@ -21,17 +21,6 @@ export interface Rgw {
 }
 
 const kScript = join(dirname(fileURLToPath(import.meta.url)), 'ceph-rgw.sh');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once RGW answers, or rejects with the reason (the script's last lines) after cleaning up. */
 export async function startRgw(timeoutMs = 60_000): Promise<Rgw> {
