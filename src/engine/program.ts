@@ -63,14 +63,14 @@ export interface Program {
   newPrefilter(impl?: PrefilterChoice): TriggerPass;
 }
 
+/** Characters before a digit run or token that a run gate may read (they read a handful). */
+const kGateLookBack = 64;
+
 /**
  * Compiles `selected` for `backend`, reporting findings of confidence `minConfidence` and above
  * (default `high`): a rule whose own level is lower is left out, and context that is optional at a
  * lower level stays required.
  */
-/** Characters before a digit run or token that a run gate may read (they read a handful). */
-const kGateLookBack = 64;
-
 export function compileProgram(selected: readonly RuleDef[], backend: RegexBackend, minConfidence: Confidence = 'high', options: { decodeBase64?: boolean } = {}): Program {
   const chosen = selected.filter((d) => reaches(d.confidence ?? 'high', minConfidence));
   // A program with rules decodes base64 JSON once (src/engine/decoded.ts) unless told not to.
