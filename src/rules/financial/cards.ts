@@ -88,8 +88,9 @@ const kMaxCardDigits = 19;
  * value could be in the run. A card value starts at the first digit of its run: the lead-in
  * (`kNumberLeadIn`) never lets it follow a digit, or a digit and one separator, and the shared
  * tracker's runs are exactly digits joined by single separators. So the value is the run's text up to
- * its 12th to 19th digit, and the gate asks the brands' own validators about those few prefixes (cheap
- * checks first: a first digit of 2-6, as every brand has, and Luhn). Timestamps, order numbers, ids
+ * its 12th to 19th digit, and the gate asks about those few prefixes what the brands' validators would
+ * (cheap checks first: a first digit of 2-6, as every brand has, the grouping, Luhn; then each brand's
+ * lengths and IIN range). Timestamps, order numbers, ids
  * followed by a status code, the long numbers of every log line, are dropped before any of the brands'
  * patterns or their screen runs. Each brand's rule has its own gate (`brandRunGate`), so a run
  * holding a Visa number wakes only the Visa rule's window, not all eight.
@@ -551,12 +552,10 @@ const kBrands: readonly Brand[] = [kVisa, kMastercard, kAmex, kDiscover, kJcb, k
 const kMajorBrands = kBrands.filter((b) => b !== kOtherNetworks);
 const kOtherBrands = [kOtherNetworks];
 
-/** Each major brand's run gate: its bit of `majorMask` (one function per brand, made once). */
-const kBrandGates = new Map(
-  kMajorBrands.map((b, i) => [b, (text: string, start: number, end: number): boolean => (majorMask(text, start, end) & (1 << i)) !== 0] as const),
-);
+/** A major brand's run gate (made once per brand, by its rule): its bit of `majorMask`. */
 function brandRunGate(brand: Brand): NonNullable<RuleDef['runGate']> {
-  return kBrandGates.get(brand)!;
+  const bit = 1 << kMajorBrands.indexOf(brand);
+  return (text, start, end) => (majorMask(text, start, end) & bit) !== 0;
 }
 
 export const cardRules: readonly RuleDef[] = kBrands.map(cardRule);
