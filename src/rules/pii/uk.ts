@@ -1,12 +1,7 @@
 import type { RuleDef } from '../types.js';
 import { ukNhsValid } from '../../validators/uk-nhs.js';
 import { ukNinoValid } from '../../validators/uk-nino.js';
-import { digitsOf, isCapitalCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
-
-/** An ASCII letter of either case. */
-function isLetterCode(c: number): boolean {
-  return isCapitalCode(c) || (c >= 97 && c <= 122);
-}
+import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, passportPlaceholder } from './shape.js';
 
 /**
  * uk-nino's run gate (see `RuleDef.runGate`): the six digits are their whole run (two letters, maybe a
@@ -19,11 +14,12 @@ function ninoRunGate(text: string, start: number, end: number): boolean {
   const first = text.charCodeAt(b - 1);
   const second = text.charCodeAt(b);
   const last = text.charCodeAt(a);
-  if (!isLetterCode(first) || !isLetterCode(second) || ((last | 32) < 97 || (last | 32) > 100)) return false;
-  // The pattern's letters (first not D F I Q U V, second not D F I O Q U V), and one case for all three
-  // (`ninoCaseValid`): the mixed-case look-alikes of base64 and hex never reach the pattern.
+  // The pattern's letters in either case (first not D F I Q U V, second not D F I O Q U V, suffix A-D;
+  // `| 32` folds only ASCII letters into the sets), and one case for all three (`ninoCaseValid`): the
+  // mixed-case look-alikes of base64 and hex never reach the pattern.
   const lower = first & 32;
-  return (second & 32) === lower && (last & 32) === lower && kNinoFirst.has(first | 32) && kNinoSecond.has(second | 32);
+  const suffix = last | 32;
+  return kNinoFirst.has(first | 32) && kNinoSecond.has(second | 32) && suffix >= 97 && suffix <= 100 && (second & 32) === lower && (last & 32) === lower;
 }
 const kNinoFirst = new Set([...'abceghjklmnoprstwxyz'].map((c) => c.charCodeAt(0)));
 const kNinoSecond = new Set([...'abceghjklmnprstwxyz'].map((c) => c.charCodeAt(0)));
