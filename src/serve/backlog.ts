@@ -94,7 +94,7 @@ export class ScanBacklog {
 
   /** Queues a captured body (its bytes already reserved); false (and counted) when the queue is full. */
   submit(job: ScanJob): boolean {
-    if (this.#queue.length - this.#head >= this.#maxJobs) {
+    if (!this.hasRoom()) {
       this.#stats.bodiesDropped++;
       this.release(job.bytes);
       return false;
