@@ -5,6 +5,7 @@ import { Batcher, connectBus, openFleetStore, type BatcherStats } from '../../fl
 import { dataLockedError, ServeError } from '../../serve/index.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
+import { faultKill } from './fault.js';
 
 interface BatcherCliOptions {
   nats: string;
@@ -16,19 +17,6 @@ interface BatcherCliOptions {
 
 /** Exit code when the bus cannot be reached (as `leakscan zone` uses 3 for an unreachable API). */
 const kExitUnreachable = 3;
-
-/**
- * Test hook of the failure tests: `LEAKSCAN_FAULT_KILL_AFTER_BATCH=N` makes the process SIGKILL itself
- * right after writing its N-th batch, before publishing that batch's epoch (docs/fleet.md).
- */
-function faultHook(env: NodeJS.ProcessEnv): ((zone: string, n: number) => void) | undefined {
-  const at = Number(env.LEAKSCAN_FAULT_KILL_AFTER_BATCH);
-  if (!Number.isSafeInteger(at) || at < 1) return undefined;
-  let written = 0;
-  return () => {
-    if (++written === at) process.kill(process.pid, 'SIGKILL');
-  };
-}
 
 function summary(s: BatcherStats): string {
   return (
@@ -75,7 +63,7 @@ export function registerBatcher(program: Command, io: CliIO, setExit: (code: num
         setExit(kExitUnreachable);
         return;
       }
-      const afterBatch = faultHook(process.env);
+      const afterBatch = faultKill(process.env, 'LEAKSCAN_FAULT_KILL_AFTER_BATCH');
       const batcher = new Batcher({
         nc,
         bucket: store.events,

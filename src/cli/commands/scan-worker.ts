@@ -4,6 +4,7 @@ import { connectBus, ScanWorker, type ScanWorkerStats } from '../../fleet/index.
 import { createScanner } from '../../scanner.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
+import { faultKill } from './fault.js';
 
 interface ScanWorkerCliOptions {
   nats: string;
@@ -14,19 +15,6 @@ interface ScanWorkerCliOptions {
 
 /** Exit code when the bus cannot be reached (as `leakscan batcher`). */
 const kExitUnreachable = 3;
-
-/**
- * Test hook of the failure tests: `LEAKSCAN_FAULT_KILL_BEFORE_ACK=N` makes the process SIGKILL itself
- * after the N-th body's events are acknowledged by the stream, before the body is (docs/fleet.md).
- */
-function faultHook(env: NodeJS.ProcessEnv): (() => void) | undefined {
-  const at = Number(env.LEAKSCAN_FAULT_KILL_BEFORE_ACK);
-  if (!Number.isSafeInteger(at) || at < 1) return undefined;
-  let n = 0;
-  return () => {
-    if (++n === at) process.kill(process.pid, 'SIGKILL');
-  };
-}
 
 function summary(s: ScanWorkerStats): string {
   return `${s.bodies} bodies scanned, ${s.events} events published, ${s.scanErrors} scan errors, ${s.retried} given back, ${s.malformed} malformed messages terminated`;
@@ -61,7 +49,7 @@ export function registerScanWorker(program: Command, io: CliIO, setExit: (code: 
       const scanner = await createScanner({ allRules: true, minConfidence: 'low', ...(workers === undefined ? {} : { workers }) });
       const threads = workers ?? (await import('node:os')).availableParallelism();
       const concurrency = opts.concurrency === undefined ? 8 * threads : integer('--concurrency', opts.concurrency, 1, 4096);
-      const beforeAck = faultHook(process.env);
+      const beforeAck = faultKill(process.env, 'LEAKSCAN_FAULT_KILL_BEFORE_ACK');
       const ackWaitMs = integer('--ack-wait', opts.ackWait, 100, 3_600_000);
       const worker = new ScanWorker({ nc, scanner, concurrency, ackWaitMs, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
       await worker.start();
