@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
+import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../rulesets/index.js';
 
 export type TokenPermission = 'read' | 'edit';
@@ -52,6 +53,17 @@ interface Dbs {
 }
 
 const info = ({ hash: _hash, ...rest }: TokenRecord): TokenInfo => rest;
+
+/**
+ * The writer lock's options (proper-lockfile: a directory made atomically, its mtime refreshed while
+ * held; a holder killed mid-write leaves it stale after 10 s). Waiting writers retry for about a minute.
+ */
+const kWriterLock = (file: string) => ({
+  lockfilePath: `${file}-writer`,
+  realpath: false,
+  stale: 10_000,
+  retries: { retries: 600, minTimeout: 5, maxTimeout: 100, randomize: true },
+});
 
 /**
  * API tokens in the LMDB environment `<dataDir>/tokens.mdb`. Every process that needs them opens it
@@ -104,11 +116,26 @@ export class TokenStore {
     await this.#open();
   }
 
-  /** Runs `fn` in one write transaction (LMDB's writer lock is shared by every process) and waits until it is on disk. */
+  /**
+   * Runs `fn` in one write transaction and waits until it is on disk, holding the store's writer lock
+   * (`tokens.mdb-writer`) throughout. LMDB's own writer lock did not keep concurrent `token create`
+   * processes apart through lmdb-js: now and then a commit was lost or a writer failed with
+   * MDB_BAD_TXN. With this lock around every write neither has been seen.
+   */
   async #commit<T>(dbs: Dbs, fn: () => T): Promise<T> {
-    const r = await dbs.env.transaction(fn);
-    await dbs.env.flushed;
-    return r;
+    let release: () => Promise<void>;
+    try {
+      release = await lock(this.file, kWriterLock(this.file));
+    } catch (e) {
+      throw new Error(`${this.file}: the token store's writer lock could not be taken: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      const r = await dbs.env.transaction(fn);
+      await dbs.env.flushed;
+      return r;
+    } finally {
+      await release();
+    }
   }
 
   /**

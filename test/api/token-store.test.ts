@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,6 +160,31 @@ describe('token store shared by processes', () => {
       expect(first).toBe(403);
       expect(late.filter((s) => s !== 403)).toEqual([]);
       for (const t of created as string[]) expect(await status(server, t)).toBe(200);
+    }
+  });
+
+  it('a writer lock left by a killed writer is taken over once stale; a live one is waited for', { timeout: 120_000 }, async () => {
+    const store = new TokenStore(dir);
+    try {
+      await store.create({ name: 'first', zones: [Z], permission: 'read' });
+      // A writer killed while holding the lock leaves its directory behind, no longer refreshed.
+      const held = join(dir, 'tokens.mdb-writer');
+      await mkdir(held);
+      const old = new Date(Date.now() - 60_000);
+      await utimes(held, old, old);
+      await store.create({ name: 'after-stale', zones: [Z], permission: 'read' });
+
+      // A fresh lock (a writer at work) holds a create back until it is released.
+      await mkdir(held);
+      let done = false;
+      const pending = store.create({ name: 'waited', zones: [Z], permission: 'read' }).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(done).toBe(false);
+      await rm(held, { recursive: true });
+      await pending;
+      expect((await store.list()).map((t) => t.name)).toEqual(['first', 'after-stale', 'waited']);
+    } finally {
+      await store.close();
     }
   });
 
