@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { startServe, type ServeHandle } from '../../src/service/index.js';
 import { deploy, get, plant, startOrigin, tempDir, type Origin, type OriginBody } from '../serve/helpers.js';
 
 const ZSPIKE = 'c'.repeat(32);

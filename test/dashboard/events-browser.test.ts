@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { startServe, type ServeHandle } from '../../src/service/index.js';
 import { bodies, deploy, get, plant, startOrigin, tempDir, type Origin } from '../serve/helpers.js';
 
 const kChromium = process.env['LEAKSCAN_CHROMIUM'] ?? '/usr/bin/chromium';

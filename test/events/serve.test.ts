@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { startServe, type ServeHandle } from '../../src/service/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, startOrigin, tempDir, type Origin } from '../serve/helpers.js';
 

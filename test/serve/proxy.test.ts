@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanner } from '../../src/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
 import { keepsFinding, scannerOptionsFor, type EffectiveRules, type Overrides } from '../../src/rulesets/index.js';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { startServe, type ServeHandle } from '../../src/service/index.js';
 import { LocalScanner } from '../../src/scanner.js';
 import type { BodySource, BodyStream, ScanMeta, ScanReport, Scanner } from '../../src/types.js';
 import { bodies, deploy, get, plant, readBatches, startOrigin, tempDir, type Origin } from './helpers.js';
