@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import type { AuditLog } from '../src/audit/index.js';
 import { LeakscanError } from '../src/errors.js';
 import { openEventIndex } from '../src/events/index.js';
-import { batchKey } from '../src/serve/batches.js';
-import { batchHint, proveEvent } from '../src/serve/index.js';
+import { batchHint, batchKey, proveEvent } from '../src/eventlog/index.js';
 import { openBucket } from '../src/storage/index.js';
 import { Rng } from './prng.js';
 

@@ -6,7 +6,8 @@
 import { LeakscanError } from '../errors.js';
 import { redact } from '../redact/index.js';
 import { kManagedRuleIds, kManagedTags } from '../rulesets/index.js';
-import type { DetectionBatch, LogEvent } from '../serve/index.js';
+import type { DetectionBatch } from './batches.js';
+import type { LogEvent } from '../eventlog/index.js';
 import type { Confidence } from '../types.js';
 
 /** What the page and the exports keep; an absent field keeps everything. */

@@ -7,9 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { EventIndex } from '../events/index.js';
 import { LeakscanError } from '../errors.js';
-// The module itself, not serve's index: serve mounts the dashboard, so its index would import us back.
-import { kEventIdPattern } from '../serve/event-proof.js';
-import type { EventProof } from '../serve/index.js';
+import { kEventIdPattern, type EventProof } from '../eventlog/index.js';
 import { alertsView, type AlertsSource } from './alerts-view.js';
 import { toNdjson } from './detections.js';
 import { eventsErrorPage, eventsPage, proofPage } from './events-page.js';

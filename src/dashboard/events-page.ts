@@ -5,7 +5,7 @@
  */
 import { kConfidenceLevels, managedRuleset } from '../rules/index.js';
 import { kManagedTags } from '../rulesets/index.js';
-import type { EventProof } from '../serve/index.js';
+import type { EventProof } from '../eventlog/index.js';
 import type { AlertsView } from './alerts-view.js';
 import { exportRow, exportedValue } from './detections.js';
 import { html, type Html } from './html.js';

@@ -15,9 +15,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBodyCapped, tokenAllows, type TokenInfo, type TokenStore } from '../api/index.js';
 import { kManagedRuleIds, kManagedTags, kPhase, RulesetsApiError, type RulesetService, type Ruleset } from '../rulesets/index.js';
-// zones.ts itself, not serve's index: serve mounts this handler, so its index would import us back.
-import { isZoneId, ZoneResolver, zoneOfIdOrHost, type ZoneMapping } from '../serve/zones.js';
-import type { DetectionBatch, LogEvent } from '../serve/index.js';
+import { isZoneId, zoneOfIdOrHost, ZoneResolver, type LogEvent, type ZoneMapping } from '../eventlog/index.js';
+import type { DetectionBatch } from './batches.js';
 import { LeakscanError } from '../errors.js';
 import { countsByRule, exportRow, isEmptyFilter, keeps, parseFilter, toCsv, toNdjson, type DetectionFilter, type RuleCount } from './detections.js';
 import type { Html } from './html.js';

@@ -8,3 +8,4 @@ export { html, escapeHtml, Html } from './html.js';
 export { kEventsRoute, type SecurityEventsDeps } from './events-handler.js';
 export { kEventsPerPage, kChartSeries, type EventsFilter, type EventsQuery } from './security-events.js';
 export type { AlertsSource } from './alerts-view.js';
+export { Detections, type DetectionBatch } from './batches.js';

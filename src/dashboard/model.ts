@@ -6,8 +6,8 @@
  * `enabledByOverrides`) is the same function the scanner's effective configuration uses.
  */
 import { allRuleDefs, kManagedRulesetId, managedRuleset, type Family } from '../rules/index.js';
-import type { DetectionBatch } from '../serve/index.js';
-import type { ZoneMapping } from '../serve/zones.js';
+import type { DetectionBatch } from './batches.js';
+import type { ZoneMapping } from '../eventlog/index.js';
 import type { Confidence } from '../types.js';
 import { compileExpression, ExpressionError, isManagedRulesetId, thresholdsByOverrides, type CategoryOverride, type ExecuteParameters, type Overrides, type Rule, type RuleOverride, type Ruleset } from '../rulesets/index.js';
 

@@ -3,13 +3,12 @@
  * the page works in any browser and under a strict Content-Security-Policy.
  */
 import { tokenAllows, type TokenInfo } from '../api/index.js';
-import { kMaxExpressionLength } from '../rulesets/index.js';
-import type { DetectionBatch } from '../serve/index.js';
+import { kManagedTags, kMaxExpressionLength } from '../rulesets/index.js';
+import type { DetectionBatch } from './batches.js';
 import type { Confidence } from '../types.js';
 import { html, type Html } from './html.js';
 import { countryName, executeRuleView, kSwitches, ruleGroups, type Deployment, type ExpressionProblem, type RuleGroup, type RuleRow, type Switch, type Switches, type ZoneHost } from './model.js';
 import { kConfidenceLevels, kConfidenceRank, managedRuleset } from '../rules/index.js';
-import { kManagedTags } from '../rulesets/index.js';
 import { exportedValue, filterQuery, isEmptyFilter, type DetectionFilter, type RuleCount } from './detections.js';
 
 /** The Sensitive Data page of `zone`; its forms and the detections page are under it. */

@@ -14,7 +14,8 @@
 import { groupEvents, kHourMs, type EventIndex, type IndexedEvent } from '../events/index.js';
 import { LeakscanError } from '../errors.js';
 import { managedRuleset } from '../rules/index.js';
-import type { DetectionBatch, LogEvent } from '../serve/index.js';
+import type { DetectionBatch } from './batches.js';
+import type { LogEvent } from '../eventlog/index.js';
 import { exportRow, filterQuery, parseFilter, type DetectionFilter, type ExportRow } from './detections.js';
 import type { DetectionSource } from './model.js';
 

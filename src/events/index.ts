@@ -15,3 +15,4 @@ export { compileFilter, type CompiledFilter, type ValueSet } from './filter.js';
 export { eventsSchema, kDimensions } from './schema.js';
 export { eventView, formatTime, kEventFields, kSource } from './fields.js';
 export { indexOnPut, type BatchKeyParser } from './writer.js';
+export { storedBatches, batchOfKey } from './batch-source.js';

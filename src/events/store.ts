@@ -31,8 +31,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open as openLmdb, type Database, type RootDatabase } from 'lmdb';
-// The format module itself, not serve's index: the service imports the events index.
-import { readBatchLines } from '../serve/batch-format.js';
+import { readBatchLines } from '../eventlog/index.js';
 
 /** One event as the index keeps it: the stored event's fields, without the zone (in the key). */
 export interface IndexedEvent {

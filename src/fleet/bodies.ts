@@ -13,7 +13,7 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { LeakscanError } from '../errors.js';
 import type { Confidence } from '../types.js';
-import type { ExchangeInfo } from '../serve/events.js';
+import type { ExchangeInfo } from '../eventlog/index.js';
 import { bodiesSubject } from './bus.js';
 
 export const kExchangeHeader = 'Leakscan-Exchange';

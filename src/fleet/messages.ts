@@ -15,8 +15,7 @@
  * malformed message, reported with SDD_ERR_BUS_MESSAGE and skipped.
  */
 import { LeakscanError } from '../errors.js';
-import { kSkipReasons, type CoverageOutcome } from '../serve/batch-format.js';
-import type { PendingEvent } from '../serve/events.js';
+import { kSkipReasons, type CoverageOutcome, type PendingEvent } from '../eventlog/index.js';
 
 export const kKindHeader = 'Leakscan-Kind';
 

@@ -6,7 +6,7 @@
  */
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import type { PendingEvent } from '../serve/events.js';
+import type { PendingEvent } from '../eventlog/index.js';
 import { eventsSubject } from './bus.js';
 import { kKindHeader, outcomeMsgId, type Outcome } from './messages.js';
 

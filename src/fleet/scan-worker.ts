@@ -13,7 +13,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { keepsFinding } from '../rulesets/index.js';
-import { eventsOf, storedFields } from '../serve/index.js';
+import { eventsOf, storedFields } from '../eventlog/index.js';
 import type { Finding, Scanner } from '../types.js';
 import { ensureBodiesStream, ensureEventsStream, kBodiesStream, kScanConsumer, zoneOfSubject } from './bus.js';
 import { kExchangeHeader, parseEnvelope, type BodyEnvelope } from './bodies.js';

@@ -6,9 +6,7 @@
  * user agent) are answered empty, as the GraphQL endpoint does, so Cloudflare's field lists work.
  */
 
-import type { LogEvent } from '../serve/index.js';
-// The format module itself, not serve's index: the service imports logpush.
-import { readBatchLines } from '../serve/batch-format.js';
+import { readBatchLines, type LogEvent } from '../eventlog/index.js';
 
 /** One event line of a stored batch (the service's `LogEvent`, as written). */
 export type StoredEvent = LogEvent;

@@ -10,7 +10,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { holderAlive } from '../storage/lock.js';
-import { ServeError } from './errors.js';
+import { ServeError } from '../eventlog/index.js';
 
 /** `DIR/serve.pid`, as `leakscan serve` writes it once it is ready. */
 export interface PidFile {

@@ -20,12 +20,8 @@ import { kMaxScanBytes } from '../engine/index.js';
 import type { Confidence, Finding } from '../types.js';
 import { keptBytes } from '../pool/index.js';
 import { keepsFinding, lowestThreshold, type EffectiveRules, type Traffic } from '../rulesets/index.js';
-import { eventsOf, pathOf, type ExchangeInfo, type PendingEvent } from './events.js';
-import { storedFields, type ScanText } from './request-fields.js';
-import { hostName } from './zones.js';
+import { eventsOf, hostName, pathOf, storedFields, type CoverageOutcome, type ExchangeInfo, type PendingEvent, type ScanText, type ZoneResolver } from '../eventlog/index.js';
 import type { ScanBacklog } from './backlog.js';
-import type { CoverageOutcome } from './batch-format.js';
-import type { ZoneResolver } from './zones.js';
 
 /** Decoded bytes the scanner reads of a body: the engine's cap (the spec's 1 MB, 1,048,576 bytes). */
 export const kScanBytes = kMaxScanBytes;

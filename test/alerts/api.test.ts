@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServeError } from '../../src/serve/index.js';
+import { ServeError } from '../../src/eventlog/index.js';
 import { startServe, type ServeHandle } from '../../src/service/index.js';
 import { runCli } from '../cli/helpers.js';
 import { tempDir } from '../serve/helpers.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kManagedRulesetId, managedRuleset } from '../../src/index.js';
 import { kPhase } from '../../src/rulesets/index.js';
-import { zoneIdOfHost } from '../../src/serve/index.js';
+import { zoneIdOfHost } from '../../src/eventlog/index.js';
 import { Browser, hiddenField, startDash, type Dash } from './helpers.js';
 
 let d: Dash;

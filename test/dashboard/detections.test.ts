@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../src/audit/index.js';
-import { kDetectionsPerPage } from '../../src/dashboard/index.js';
+import { Detections, kDetectionsPerPage } from '../../src/dashboard/index.js';
 import { kScannedBatches } from '../../src/dashboard/handler.js';
-import { batchKey, Detections, EventLog, type PendingEvent } from '../../src/serve/index.js';
+import { batchKey, EventLog, type PendingEvent } from '../../src/eventlog/index.js';
 import { openBucket, type LocalBucket } from '../../src/storage/index.js';
 import { tempDir } from '../serve/helpers.js';
 import { Browser, startDash, type Dash } from './helpers.js';

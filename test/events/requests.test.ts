@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventIndex } from '../../src/events/index.js';
-import { batchHint } from '../../src/serve/index.js';
+import { batchHint } from '../../src/eventlog/index.js';
 import { batchOf, tempIndex } from './helpers.js';
 
 const Z = 'e5'.repeat(16);

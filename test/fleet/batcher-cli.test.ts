@@ -9,7 +9,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ensureSigningKey } from '../../src/audit/index.js';
 import { connectBus, ensureEventsStream, EventPublisher, openFleetStore } from '../../src/fleet/index.js';
-import { verifyStores } from '../../src/serve/index.js';
+import { verifyStores } from '../../src/verify/index.js';
 import { startRgw, type Rgw } from '../support/ceph-rgw.js';
 import { spawnLeakscan, sh, tempDir, type Spawned } from '../serve/helpers.js';
 import { exchangeEvents, natsOrReason, randomZone } from './helpers.js';

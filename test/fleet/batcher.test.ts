@@ -7,7 +7,8 @@ import { headers } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Batcher, connectBus, ensureEventsStream, EventPublisher, eventsSubject, kKindHeader } from '../../src/fleet/index.js';
-import { batchKey, readBatchLines, verifyDataDir, type PendingEvent } from '../../src/serve/index.js';
+import { batchKey, readBatchLines, type PendingEvent } from '../../src/eventlog/index.js';
+import { verifyDataDir } from '../../src/verify/index.js';
 import { tempDir } from '../serve/helpers.js';
 import { exchangeEvents, natsOrReason, openDataDir, randomZone, type DataDir } from './helpers.js';
 

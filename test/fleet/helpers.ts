@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AuditLog, openAuditLog } from '../../src/audit/index.js';
-import type { PendingEvent } from '../../src/serve/index.js';
+import type { PendingEvent } from '../../src/eventlog/index.js';
 import { openBucket, type LocalBucket } from '../../src/storage/index.js';
 import { startNats, type Nats } from '../support/nats.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectBus, eventsSubject, kBodiesStream, kEventsStream } from '../../src/fleet/index.js';
-import { zoneIdOfHost } from '../../src/serve/index.js';
+import { zoneIdOfHost } from '../../src/eventlog/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, spawnLeakscan, spawnServe, startOrigin, tempDir, type Spawned } from '../serve/helpers.js';
 import { natsOrReason } from './helpers.js';

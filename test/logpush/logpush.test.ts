@@ -14,7 +14,7 @@ import { ensureTlsMaterial } from '../../src/audit/index.js';
 import { eventsOfBatch, fileName, recordLine } from '../../src/logpush/index.js';
 import { LocalScanner } from '../../src/scanner.js';
 import { startServe, type ServeHandle } from '../../src/service/index.js';
-import { zoneIdOfHost } from '../../src/serve/index.js';
+import { zoneIdOfHost } from '../../src/eventlog/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, startOrigin, tempDir, type Origin } from '../serve/helpers.js';
 

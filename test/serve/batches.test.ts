@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../src/audit/index.js';
 import { createHash } from 'node:crypto';
-import { batchBytes, batchKey, EventLog, namespaceOf, sha256Hex, verifyDataDir, type PendingEvent } from '../../src/serve/index.js';
+import { batchBytes, batchKey, EventLog, namespaceOf, sha256Hex, type PendingEvent } from '../../src/eventlog/index.js';
+import { verifyDataDir } from '../../src/verify/index.js';
 import { openBucket } from '../../src/storage/index.js';
 import { tempDir } from './helpers.js';
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/index.js';
 import { startServe } from '../../src/service/index.js';
-import { verifyDataDir } from '../../src/serve/index.js';
+import { verifyDataDir } from '../../src/verify/index.js';
 import type { PoolScannerOptions } from '../../src/pool/index.js';
 import type { BodySource, BodyStream, Confidence, Finding, ScanMeta, ScanReport, Scanner } from '../../src/types.js';
 import { allRuleDefs, kConfidenceRank } from '../../src/rules/index.js';

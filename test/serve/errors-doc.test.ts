@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kServeErrors, kVerifyProblems } from '../../src/serve/index.js';
+import { kServeErrors, kVerifyProblems } from '../../src/eventlog/index.js';
 
 const doc = readFileSync(join(import.meta.dirname, '../../docs/serve.md'), 'utf8');
 const table = doc.slice(doc.indexOf('## Error and problem codes'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { managedRuleset } from '../../src/index.js';
 import { openBucket } from '../../src/storage/index.js';
-import type { LogEvent } from '../../src/serve/index.js';
+import type { LogEvent } from '../../src/eventlog/index.js';
 import { syntheticAwsKeyId, syntheticCard, syntheticStripeKey } from '../cli/helpers.js';
 
 export interface ShellResult {

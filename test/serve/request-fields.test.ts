@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalScanner } from '../../src/scanner.js';
-import { storedFields, type ScanText } from '../../src/serve/request-fields.js';
+import { storedFields, type ScanText } from '../../src/eventlog/index.js';
 import { maskRanges } from '../../src/redact/index.js';
 import { syntheticAwsKeyId, syntheticCard, syntheticStripeKey } from '../cli/helpers.js';
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchDigest, batchKey, zoneIdOfHost, type LogEvent } from '../../src/serve/index.js';
+import { batchDigest, batchKey, zoneIdOfHost, type LogEvent } from '../../src/eventlog/index.js';
 import { openBucket } from '../../src/storage/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, spawnServe, startOrigin, tempDir, type Origin, type OriginBody, type ServeProcess } from './helpers.js';

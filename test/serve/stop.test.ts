@@ -8,7 +8,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPidFile, zoneIdOfHost, type PidFile } from '../../src/serve/index.js';
+import { readPidFile, type PidFile } from '../../src/serve/index.js';
+import { zoneIdOfHost } from '../../src/eventlog/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, readBatches, spawnServe, startOrigin, tempDir, type Origin, type ServeProcess } from './helpers.js';
 

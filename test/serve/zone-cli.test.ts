@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedRuleset } from '../../src/index.js';
-import { zoneIdOfHost } from '../../src/serve/index.js';
+import { zoneIdOfHost } from '../../src/eventlog/index.js';
 import { runCli } from '../cli/helpers.js';
 import { bodies, deploy, get, plant, spawnServe, startOrigin, tempDir, type Origin, type ServeProcess } from './helpers.js';
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hostName, parseZoneArgs, ServeError, ZoneResolver, zoneIdOfHost } from '../../src/serve/index.js';
-import { eventsOf, pathOf } from '../../src/serve/events.js';
+import { eventsOf, hostName, parseZoneArgs, pathOf, ServeError, zoneIdOfHost, ZoneResolver } from '../../src/eventlog/index.js';
 
 const A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { LeakscanError } from '../../errors.js';
 import { Batcher, connectBus, openFleetStore, type BatcherStats } from '../../fleet/index.js';
-import { dataLockedError, ServeError } from '../../serve/index.js';
+import { dataLockedError, ServeError } from '../../eventlog/index.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
 import { faultKill } from './fault.js';

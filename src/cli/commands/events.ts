@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { executeEventsQuery, kMaxLimit, openEventIndex, type EventIndex } from '../../events/index.js';
-import { storedBatches, zoneOfIdOrHost } from '../../serve/index.js';
+import { executeEventsQuery, kMaxLimit, openEventIndex, storedBatches, type EventIndex } from '../../events/index.js';
+import { zoneOfIdOrHost } from '../../eventlog/index.js';
 import { openBucket } from '../../storage/index.js';
 import { type CliIO, UsageError } from '../io.js';
 

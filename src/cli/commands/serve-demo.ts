@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
-import { zoneIdOfHost } from '../../serve/index.js';
+import { zoneIdOfHost } from '../../eventlog/index.js';
 import type { ServeHandle } from '../../service/index.js';
 import { type CliIO, UsageError } from '../io.js';
 import { ApiClient, apiBase } from '../zone/api.js';

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describeEngineBackends, engineBackends } from '../../engine/index.js';
 import { LeakscanError } from '../../errors.js';
-import { parseZoneArgs, removePidFile, ServeError, writePidFile } from '../../serve/index.js';
+import { parseZoneArgs, ServeError } from '../../eventlog/index.js';
+import { removePidFile, writePidFile } from '../../serve/index.js';
 import { startServe, type ServeHandle, type ServeOptions as LibServeOptions, type ServeStats } from '../../service/index.js';
 
 /** The library's options, and whether to print a newly created admin token (the demo prints its own line). */

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { ServeError, stopService } from '../../serve/index.js';
+import { ServeError } from '../../eventlog/index.js';
+import { stopService } from '../../serve/index.js';
 import { type CliIO, UsageError } from '../io.js';
 
 /**

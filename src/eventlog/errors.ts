@@ -1,8 +1,9 @@
 /**
  * The service's error catalogue (`leakscan serve`, `stop` and `verify`): one stable code per failure
  * to start or to read a data directory, and one per problem `verify` can find. docs/serve.md lists
- * every code; test/serve/errors-doc.test.ts checks both ways. Kept beside the code, as the audit log's
- * and the store's catalogues are, because these codes belong to this capability only.
+ * every code; test/serve/errors-doc.test.ts checks both ways. Kept apart from src/errors.ts, as the
+ * audit log's and the store's catalogues are, because these codes belong to the service only; kept in
+ * the event log's folder because zones, verify, the pid file and the service all throw them.
  */
 import { StoreOpenError } from '../storage/index.js';
 

@@ -11,10 +11,8 @@
 import { createHash } from 'node:crypto';
 import { AuditError, type AuditLog, type EpochRecord } from '../audit/index.js';
 import type { StoreBucket } from '../storage/index.js';
-import { batchKey, batchNumberOf, batchPrefix, listKeys, namespaceOf } from './batches.js';
-import type { LogEvent } from './events.js';
-import { readBatchLines } from './batch-format.js';
-import { checkBatch } from './verify.js';
+import { batchKey, batchNumberOf, batchPrefix, listKeys, namespaceOf, readBatchLines, type LogEvent } from '../eventlog/index.js';
+import { checkBatch } from '../verify/index.js';
 
 /** What one batch holds and whether its epoch vouches for it (the dashboard's detections page shows it). */
 export interface DetectionBatch {

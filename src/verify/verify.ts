@@ -4,8 +4,8 @@
  * For each zone (from the batch keys in DIR/events and the `events.{zone}` namespaces of the audit
  * log) and each number n from 1 to the highest batch or epoch: batch n and epoch n must both exist;
  * the epoch record's Ed25519 signature must verify with the log's published keys (DIR/audit/keys.json,
- * what `GET /info` serves) or a key given out of band; the batch's digest (batch-format.ts: SHA-256 of
- * its bytes, or the Merkle root of its lines) must be the digest the record signs; and the batch must be
+ * what `GET /info` serves) or a key given out of band; the batch's digest (src/eventlog/batch-format.ts:
+ * SHA-256 of its bytes, or the Merkle root of its lines) must be the digest the record signs; and the batch must be
  * NDJSON of this zone's events numbered n, after a header with its coverage counts (format 2).
  *
  * It opens DIR's stores itself, so it runs while `leakscan serve` is stopped: the stores allow one
@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { auditDir, openAuditLog, verifyRecord, type AuditLog, type EpochRecord, type KeyInfo } from '../audit/index.js';
 import { LeakscanError } from '../errors.js';
 import { openBucket, type StoreBucket } from '../storage/index.js';
-import { addCoverage, batchDigest, batchFormatOf, emptyCoverage, readBatchLines, type BatchHeader, type Coverage } from './batch-format.js';
-import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes, namespaceOf } from './batches.js';
-import { dataLockedError, kVerifyProblems, ServeError, type VerifyProblemCode } from './errors.js';
 import { openEventIndex, type EventIndex } from '../events/index.js';
-import { batchHint, kEventIdPattern, proveEvent, type EventProof } from './event-proof.js';
-import { zoneOfIdOrHost } from './zones.js';
+import {
+  addCoverage, batchDigest, batchFormatOf, batchHint, batchKey, batchNumberOf, batchPrefix, dataLockedError, emptyCoverage, kEventIdPattern, kVerifyProblems,
+  listKeys, listPrefixes, namespaceOf, proveEvent, readBatchLines, ServeError, zoneOfIdOrHost,
+  type BatchHeader, type Coverage, type EventProof, type VerifyProblemCode,
+} from '../eventlog/index.js';
 
 export interface VerifyOptions {
   /** Only this zone: a zone id, or a host name (its derived zone id). */

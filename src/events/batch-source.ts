@@ -1,11 +1,11 @@
 /**
  * The events bucket's batches as the events index reads them (src/events): which zones have batches,
  * their numbers, their bytes, and which zone and batch a key names. Used to keep the index current
- * (service.ts) and to catch it up or rebuild it (every start, `leakscan events`).
+ * (src/service) and to catch it up or rebuild it (every start, `leakscan events`).
  */
-import type { BatchSource } from '../events/index.js';
+import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes } from '../eventlog/index.js';
 import type { StoreBucket } from '../storage/index.js';
-import { batchKey, batchNumberOf, batchPrefix, listKeys, listPrefixes } from './batches.js';
+import type { BatchSource } from './store.js';
 
 const kZonePrefix = /^events\/([0-9a-f]{32})\/$/;
 const kZoneOfKey = /^events\/([0-9a-f]{32})\//;
