@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { batchBytes, batchKey, EventLog, namespaceOf, sha256Hex, type PendingEvent } from '../../src/eventlog/index.js';
 import { verifyDataDir } from '../../src/verify/index.js';
 import { openBucket } from '../../src/storage/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../serve/helpers.js';
 
 const zone = 'abcdefabcdefabcdefabcdefabcdef01';
 
