@@ -151,8 +151,11 @@ function statusOf(e: unknown): number | undefined {
   return (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 }
 
+/** The S3 error code, or for a network failure Node's (`ECONNREFUSED`, `ECONNRESET`…), not just `Error`. */
 function codeOf(e: unknown): string {
-  return e instanceof S3ServiceException ? e.name : ((e as { Code?: string; name?: string })?.Code ?? (e as Error)?.name ?? '');
+  if (e instanceof S3ServiceException) return e.name;
+  const o = e as { Code?: string; code?: unknown; name?: string } | undefined;
+  return o?.Code ?? (typeof o?.code === 'string' ? o.code : undefined) ?? o?.name ?? '';
 }
 
 /** An S3 error as the binding's error (R2's code table); unknown ones are InternalError with the S3 code appended. */
