@@ -3,6 +3,9 @@
 # loopback, all state under DIR. Prints "READY <endpoint> <access key> <secret key>" when radosgw
 # answers, then waits for its stdin to close (the test process ended, however it ended) or for
 # SIGTERM, and stops every daemon it started. Nothing is installed, nothing outside DIR is written.
+# While it waits, SIGUSR1 kills radosgw alone with SIGKILL (the monitor and the OSD, which holds the
+# buckets and their objects, keep running) and prints "RGW-KILLED"; SIGUSR2 starts radosgw again on
+# the same cluster and port and prints "RGW-UP" once it answers (or "RGW-FAIL <why>").
 #
 #   test/support/ceph-rgw.sh DIR MON_PORT RGW_PORT
 set -euo pipefail
@@ -14,8 +17,11 @@ mkdir -p "$dir"/{run,log,mon-a,osd-0,rgw}
 conf=$dir/ceph.conf
 fsid=$(cat /proc/sys/kernel/random/uuid)
 pids=()
+# radosgw apart from the others: it is the one killed and started again.
+rgw_pid=''
 stop() {
-  trap - EXIT TERM INT HUP
+  trap - EXIT TERM INT HUP USR1 USR2
+  [ -n "$rgw_pid" ] && pids+=("$rgw_pid")
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   # Give them a moment, then make sure.
   for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -80,7 +86,8 @@ osd_uuid=$(cat /proc/sys/kernel/random/uuid)
 osd_id=$(ceph -c "$conf" --connect-timeout 20 osd new "$osd_uuid")
 ceph-osd -c "$conf" -i "$osd_id" --mkfs --osd-uuid "$osd_uuid" 
 ceph-osd -c "$conf" -i "$osd_id" -f & pids+=($!)
-radosgw -c "$conf" -n client.rgw -f & pids+=($!)
+start_rgw() { radosgw -c "$conf" -n client.rgw -f & rgw_pid=$!; }
+start_rgw
 access=leakscan$RANDOM$RANDOM secret=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # The caller bounds the whole start with its own timeout (it kills this process group).
 # Any HTTP answer will do (bash's /dev/tcp: no curl needed).
@@ -97,5 +104,33 @@ radosgw-admin -c "$conf" -n client.admin user create --uid leakscan --display-na
 echo "READY http://127.0.0.1:$rgw_port $access $secret"
 # In the background so a TERM runs the trap at once (bash defers traps until a foreground job ends).
 exec 3<&0
-cat <&3 >/dev/null &
-wait $! || true
+cat <&3 >/dev/null & watcher=$!
+kill_rgw() {
+  woken=1
+  if [ -n "$rgw_pid" ]; then kill -KILL "$rgw_pid" 2>/dev/null || true; wait "$rgw_pid" 2>/dev/null || true; rgw_pid=''; fi
+  echo RGW-KILLED
+}
+# Bounded, and given up when stdin closes, so a radosgw that never answers cannot keep this alive.
+restart_rgw() {
+  woken=1
+  [ -z "$rgw_pid" ] || { echo 'RGW-FAIL radosgw is running'; return 0; }
+  start_rgw
+  local i
+  for ((i = 0; i < 600; i++)); do
+    rgw_up 2>/dev/null && { echo RGW-UP; return 0; }
+    kill -0 "$rgw_pid" 2>/dev/null || { echo "RGW-FAIL radosgw exited: $(tail -n 2 "$dir/log/client.rgw.log" 2>/dev/null | tr '\n' ' ')"; rgw_pid=''; return 0; }
+    kill -0 "$watcher" 2>/dev/null || return 0
+    sleep 0.2
+  done
+  echo 'RGW-FAIL radosgw did not answer within 120 s'
+}
+# `|| true`, and `return 0` above: a bare `return` in a trap handler returns the status of the command
+# it interrupted (the `wait` below, > 128), which `set -e` would take for a failure.
+trap 'kill_rgw || true' USR1
+trap 'restart_rgw || true' USR2
+# A trapped signal ends `wait` early: wait again, until the watcher itself ends.
+while :; do
+  woken=0
+  wait "$watcher" || true
+  [ "$woken" = 1 ] || break
+done
