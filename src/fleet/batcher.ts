@@ -117,10 +117,18 @@ export class Batcher {
     this.#afterBatch = options.afterBatch;
   }
 
-  /** Publishes batches left without their epoch for every zone in the bucket, then passes every `intervalMs`. */
+  /**
+   * Publishes batches left without their epoch for every zone in the bucket, then passes every
+   * `intervalMs`. A store that does not answer is logged and counted as any failed step, and passes
+   * start all the same: each step repairs its zone first.
+   */
   async start(): Promise<{ repaired: number }> {
     const before = this.stats.epochsRepaired;
-    for (const zone of await listBatchZones(this.#bucket)) {
+    let zones: string[] = [];
+    await this.#guard(async () => {
+      zones = await listBatchZones(this.#bucket);
+    });
+    for (const zone of zones) {
       await this.#guard(async () => {
         const st = await readZoneState(this.#bucket, this.#log, zone);
         await this.#repair(st);
