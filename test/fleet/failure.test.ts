@@ -1,15 +1,15 @@
 /**
  * Issue 35, part 3: nats-server, Ceph RGW, one `serve --nats --s3 --scan remote` (with its own
- * batcher), three `scan-worker`s and two `batcher`s on loopback, all on one bucket, traffic with a
+ * batcher), three `scan-worker`s and three `batcher`s on loopback, all on one bucket, traffic with a
  * planted card per response through the proxy, while a scan-worker is killed (SIGKILL) after publishing
  * a body's events and before acknowledging it, a batcher between a batch and its epoch, nats-server
- * itself (then restarted on its store), and radosgw alone (SIGKILL while responses flow; the monitor and
- * the OSD keep the bucket), which stays away while more responses go through the proxy and until a
- * batcher has logged a failed step against it, then is started again on the same port. While the store
- * is away the proxy still answers (the bodies and events only need the bus) and the batchers log each
- * failed step and try the zone again on their next pass, so the events queue in the stream until the
- * store is back. After the run `verify --s3` passes and every response's event is stored exactly once.
- * Skipped, with the reason printed, where nats-server or Ceph cannot start.
+ * itself (then restarted on its store), and radosgw alone (SIGKILL while responses flow; the monitor
+ * and the OSD keep the bucket). radosgw stays away while more responses go through the proxy, until a
+ * batcher has logged a step refused by it and the third batcher has started, then is started again on
+ * the same port. While the store is away the proxy still answers (bodies and events only need the
+ * bus), and the batchers log each failed step and try the zone again on their next pass, so the events
+ * wait in the stream until the store is back. After the run `verify --s3` passes and every response's
+ * event is stored exactly once. Skipped, with the reason printed, where nats-server or Ceph cannot start.
  */
 import { CreateBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { readFileSync } from 'node:fs';
@@ -188,6 +188,10 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
         for (const p of during) expect((await get(`${svc.proxy}${p}`, host)).status).toBe(200);
         // The batcher's next steps fail on the store, are logged, and are tried again on later passes.
         await until(async () => storeErrors(healthyBatcher, errFrom).length > 0, () => 'a batcher step failing on the absent store');
+        // A batcher (re)started while the store is away starts all the same, and competes once it is back.
+        const lateBatcher = await batcher();
+        procs.push(lateBatcher);
+        expect(storeErrors(lateBatcher, 0).length).toBeGreaterThan(0);
         expect(await answers(store)).toBe(false);
         const back = await store.restart();
         expect(await answers(store)).toBe(true);
@@ -205,6 +209,7 @@ if (typeof nats === 'string' || typeof rgw === 'string') {
         const stats = svc.stderr();
         for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
         for (const p of procs) await ended(p);
+        expect(await ended(lateBatcher), lateBatcher.stderr()).toBe('0');
         expect(stats).not.toMatch(/bodies not sent/);
 
         const fleet = await openFleetStore({ s3, dataDir: data.dir, env });
