@@ -10,7 +10,3 @@ export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats }
 export { kScanBytes, startProxy, type ProxyServer, type ProxyStats, type RemoteBody } from './proxy.js';
 export { LevelledScanner } from './levels.js';
 export { writePidFile, readPidFile, removePidFile, runningService, stopService, pidFilePath, kPidFileName, type PidFile, type StopOptions, type StopResult } from './lifecycle.js';
-// Re-exported only for test/fleet/failure.test.ts, which is being changed on another branch; drop these
-// once it imports them from src/eventlog and src/verify.
-export { batchKey, readBatchLines, zoneIdOfHost } from '../eventlog/index.js';
-export { verifyStores } from '../verify/index.js';

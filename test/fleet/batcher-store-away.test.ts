@@ -8,7 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/audit/index.js';
 import { Batcher, connectBus, ensureEventsStream, EventPublisher } from '../../src/fleet/index.js';
-import { batchKey, readBatchLines, verifyDataDir } from '../../src/serve/index.js';
+import { batchKey, readBatchLines } from '../../src/eventlog/index.js';
+import { verifyDataDir } from '../../src/verify/index.js';
 import type { StoreBucket } from '../../src/storage/index.js';
 import { tempDir } from '../serve/helpers.js';
 import { exchangeEvents, natsOrReason, openDataDir, randomZone } from './helpers.js';
