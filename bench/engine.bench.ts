@@ -56,6 +56,8 @@ import { measure, type MeasureOptions } from './measure.js';
 import { runPoolPhase, type PoolBackend, type PoolPhaseResult } from './pool.js';
 import { builtCliProblem, formatCli, kCliMain, runCliPhase, type CliPhaseResult } from './cli.js';
 import { runAnchorsPhase } from './anchors.js';
+import { runFleetPhase } from './fleet.js';
+import { formatFleet, type FleetPhaseResult } from './fleet-report.js';
 import { evaluateAnchorGoals, formatAnchorGoals, formatAnchors, type AnchorsResult } from './anchors-report.js';
 import {
   evaluateGoals,
@@ -78,7 +80,7 @@ const kResultsDir = join(kHere, 'results');
 
 const kUsage =
   'usage: npm run bench -- [--quick] [--filter <text>]... [--rules default,all,fixture] [--baselines a,b|none] [--max-seconds <n>] ' +
-  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--skip-cli] [--skip-anchors] [--reference-patterns <file>] [--json]';
+  '[--backend auto|re2|re2-wasm] [--backend-cases all|1mb|sparse-1mb|none] [--skip-ts-prefilter] [--skip-pool] [--skip-cli] [--skip-anchors] [--fleet] [--reference-patterns <file>] [--json]';
 
 const { values: args } = parseArgs({
   options: {
@@ -93,6 +95,7 @@ const { values: args } = parseArgs({
     'skip-pool': { type: 'boolean', default: false },
     'skip-cli': { type: 'boolean', default: false },
     'skip-anchors': { type: 'boolean', default: false },
+    fleet: { type: 'boolean', default: false },
     'reference-patterns': { type: 'string' },
     'skip-ts-prefilter': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -171,6 +174,11 @@ const poolWanted = args['skip-pool'] !== true && selected('pool');
 const cliWanted = args['skip-cli'] !== true && selected('cli');
 /** The anchors phase (bench/anchors.ts) likewise, with "anchors". */
 const anchorsWanted = args['skip-anchors'] !== true && selected('anchors');
+/**
+ * The fleet phase (bench/fleet.ts) is opt-in: it needs nats-server and takes minutes, so it runs only
+ * with `--fleet` or a `--filter` that matches "fleet".
+ */
+const fleetWanted = args.fleet === true || (filters.length > 0 && selected('fleet'));
 /** The reference patterns of issue 36, shared with the peers' measurements (the team's shared folder). */
 const kReferencePatterns = args['reference-patterns'] ?? join(kHere, '..', '..', 'shared', 'bench', 'reference-patterns.json');
 /**
@@ -583,7 +591,7 @@ async function main(): Promise<void> {
   for (const n of notes) log(`note: ${n}`);
   for (const s of sets) log(`rule set ${s.name}: ${s.rules.length} rules, ${s.keywords.length} keywords`);
   const cases = buildCases(sets);
-  if (cases.length === 0 && !poolWanted && !cliWanted && !anchorsWanted) {
+  if (cases.length === 0 && !poolWanted && !cliWanted && !anchorsWanted && !fleetWanted) {
     log(`no case matches ${filters.map((f) => JSON.stringify(f)).join(', ')}`);
     process.exitCode = 1;
     return;
@@ -748,6 +756,13 @@ async function main(): Promise<void> {
     }
   }
 
+  // Phase 3c: the fleet on NATS JetStream (bench/fleet.ts), opt-in, outside the deadline.
+  let fleet: FleetPhaseResult | null = null;
+  if (fleetWanted) {
+    fleet = await runFleetPhase({ quick, cliMain: kCliMain, cliProblem: builtCliProblem(), log });
+    if (fleet.status !== 'ok') log(`fleet    ${fleet.status}: ${fleet.message}`);
+  }
+
   // Phase 4: the other backends, on the cases `secondaryCase` picks, in the same priority order.
   // Printed in the natural order of the cases, measured in priority order, one backend after another.
   const tsPrefilterCases = prefilterStatus.prefilter === 'native' && kTsPrefilterCases ? cases.filter((c) => c.set === sets[0] && c.size === '1MB' && (!quick || c.bodyKind.endsWith('/sparse'))).map(onTsPrefilter) : [];
@@ -806,6 +821,10 @@ async function main(): Promise<void> {
     console.log('');
     console.log(formatAnchors(anchors));
   }
+  if (fleet !== null) {
+    console.log('');
+    console.log(formatFleet(fleet));
+  }
   console.log('');
   if (cases.length > 0) console.log(formatGoals(ruleGoals));
   if (poolGoals.length > 0) console.log(formatPoolGoals(poolGoals, pool));
@@ -852,6 +871,7 @@ async function main(): Promise<void> {
       pool,
       cli,
       anchors,
+      fleet,
       goals: goals.map((g) => ({ ruleSet: g.ruleSet, goal: g.goal, pass: g.pass ?? null, items: g.items })),
     };
     mkdirSync(kResultsDir, { recursive: true });
