@@ -32,7 +32,7 @@ export interface DrainRun {
   cores: string;
   fill: FillRun;
   /** Bodies left in the stream (0 unless it stopped draining), and the events stream's new messages (events and outcomes). */
-  drain: { left: number; wallS: number; workersCpuS: number; natsCpuS: number; messages: number };
+  drain: { left: number; wallS: number; workersCpuS: number; natsCpuS: number; messages: number; messageBytes: number };
 }
 
 /** A scan-worker's `stopped:` line (its counters over the warm-up and both fills) and its `error:` lines. */
@@ -55,6 +55,8 @@ export interface LatencyRun {
 }
 
 export interface BatcherRun {
+  /** `embedded` (--data DIR) or `s3 (Ceph RGW)` (--s3). */
+  store: string;
   /** Messages in the events stream (events and outcomes). */
   messages: number;
   events: number;
@@ -71,13 +73,14 @@ export type FleetPhaseResult =
       cores: number;
       pins: { proxy: string; natsAndLoad: string; workers: string[] };
       maxPayload: number;
-      store: string;
       bodies: Record<Density, { count: number; bytes: number }>;
       loadavg: { start: number[]; end: number[] };
       engine: EngineRun[];
       drains: DrainRun[];
       workerStops: WorkerStop[];
-      batcher: BatcherRun;
+      batchers: BatcherRun[];
+      /** Why the batcher on S3 was not measured, or null. */
+      s3Skipped: string | null;
       latency: LatencyRun[];
     }
   | { status: 'skipped' | 'error'; message: string };
@@ -110,7 +113,7 @@ const workersLabel = (d: DrainRun): string => `${d.workers}${d.concurrency === n
 function drainTable(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] {
   const lines = [
     'through the bus: a fill taken by the proxy while the scan-workers are stopped, then drained by them (timed from SIGCONT to an empty stream):',
-    `${'corpus'.padEnd(8)}${'workers'.padStart(8)}${'cores'.padStart(7)}${'bodies'.padStart(8)}${'MB'.padStart(7)}${'bodies/s'.padStart(10)}${'MB/s'.padStart(8)}${'×1'.padStart(6)}${'wkr CPU-s'.padStart(11)}${'MB/wkr-CPU-s'.padStart(14)}${'×engine'.padStart(9)}${'nats CPU-s/GB'.padStart(15)}`,
+    `${'corpus'.padEnd(8)}${'workers'.padStart(8)}${'cores'.padStart(7)}${'bodies'.padStart(8)}${'MB'.padStart(7)}${'bodies/s'.padStart(10)}${'MB/s'.padStart(8)}${'×1'.padStart(6)}${'wkr CPU-s'.padStart(11)}${'MB/wkr-CPU-s'.padStart(14)}${'×engine'.padStart(9)}${'nats CPU-s/GB'.padStart(15)}${'msgs'.padStart(8)}${'B/msg'.padStart(7)}${'nats µs/msg'.padStart(13)}`,
   ];
   for (const d of r.drains) {
     const one = r.drains.find((x) => x.corpus === d.corpus && x.workers === 1 && x.concurrency === null);
@@ -120,7 +123,8 @@ function drainTable(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] {
     const perCpu = mb / d.drain.workersCpuS;
     lines.push(
       `${d.corpus.padEnd(8)}${workersLabel(d).padStart(8)}${d.cores.padStart(7)}${String(d.fill.stored).padStart(8)}${f(mb).padStart(7)}${f(d.fill.stored / d.drain.wallS).padStart(10)}${f(mbps).padStart(8)}` +
-        `${f(one === undefined ? NaN : mbps / (one.fill.bytes / 1e6 / one.drain.wallS), 2).padStart(6)}${f(d.drain.workersCpuS, 2).padStart(11)}${f(perCpu).padStart(14)}${f(eng === undefined ? NaN : perCpu / (eng.bytes / 1e6 / eng.cpuS), 2).padStart(9)}${f((d.drain.natsCpuS / mb) * 1000).padStart(15)}`,
+        `${f(one === undefined ? NaN : mbps / (one.fill.bytes / 1e6 / one.drain.wallS), 2).padStart(6)}${f(d.drain.workersCpuS, 2).padStart(11)}${f(perCpu).padStart(14)}${f(eng === undefined ? NaN : perCpu / (eng.bytes / 1e6 / eng.cpuS), 2).padStart(9)}${f((d.drain.natsCpuS / mb) * 1000).padStart(15)}` +
+        `${String(d.drain.messages).padStart(8)}${f(d.drain.messageBytes / d.drain.messages, 0).padStart(7)}${f((d.drain.natsCpuS / d.drain.messages) * 1e6, 0).padStart(13)}`,
     );
   }
   lines.push('  (c1: --concurrency 1; otherwise each worker\'s default, 8 bodies in hand per thread)');
@@ -136,7 +140,7 @@ function drainTable(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] {
 
 function latencyTable(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] {
   const lines = [
-    `proxy latency, 128 KB bodies (sparse and dense, 4 kinds), 2 connections closed loop, proxy on core ${r.pins.proxy} alone:`,
+    `proxy latency, 128 KB bodies (sparse and dense, 4 kinds), 2 connections closed loop, proxy on core ${r.pins.proxy} alone (remote: its scan-worker stopped meanwhile, as if on another machine):`,
     `${'scanning'.padEnd(10)}${'requests'.padStart(9)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'serve CPU-ms/req'.padStart(18)}  warnings`,
   ];
   for (const l of r.latency) {
@@ -148,11 +152,12 @@ function latencyTable(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] 
 }
 
 function batcherLines(r: Extract<FleetPhaseResult, { status: 'ok' }>): string[] {
-  const b = r.batcher;
-  return [
-    `batcher (${r.store}), one pass over what the drains left in the events stream (${b.messages} messages, events and outcomes):`,
-    `  ${b.events} events in ${b.batches} batches in ${f(b.wallS, 2)} s: ${f(b.events / b.wallS, 0)} events/s, ${f(b.events / b.cpuS, 0)} events per CPU-second (start-up ${f(b.readyS, 2)} s before)`,
-  ];
+  const lines = [`batcher, one pass over what the drains left in the events stream (${r.batchers[0]?.messages ?? 0} messages, events and outcomes), 1,000 events a batch:`];
+  for (const b of r.batchers) {
+    lines.push(`  ${b.store.padEnd(14)} ${b.events} events in ${b.batches} batches in ${f(b.wallS, 2)} s: ${f(b.events / b.wallS, 0)} events/s, ${f(b.batches / b.wallS, 1)} batches/s, ${f(b.events / b.cpuS, 0)} events per CPU-second (start-up ${f(b.readyS, 2)} s before)`);
+  }
+  if (r.s3Skipped !== null) lines.push(`  s3: not measured: ${r.s3Skipped}`);
+  return lines;
 }
 
 /** The phase's tables. */
@@ -169,6 +174,6 @@ export function formatFleet(r: FleetPhaseResult): string {
     ...batcherLines(r),
     '',
     ...latencyTable(r),
-    '×1 = MB/s / the 1-worker MB/s of the corpus; ×engine = MB per worker CPU-second / the in-process engine\'s; CPU-s/GB = CPU seconds per 10^9 bytes of bodies.',
+    '×1 = MB/s / the 1-worker MB/s of the corpus; ×engine = MB per worker CPU-second / the in-process engine\'s; CPU-s/GB = CPU seconds per 10^9 bytes of bodies; msgs = messages the drain added to the events stream (events and outcomes), B/msg their stored bytes, nats µs/msg nats-server\'s CPU per message during the drain (delivering the bodies included).',
   ].join('\n');
 }

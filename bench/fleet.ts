@@ -13,21 +13,24 @@
  *    nats-server's CPU time. Stopping the warm workers, rather than starting new ones, keeps their
  *    start-up (rule compilation) and first scans out of the drain;
  * 3. the proxy's latency (closed loop, 128 KB bodies) with no scanning (an undeployed zone), scanning
- *    in its own process (`serve --workers 1`, no bus) and scanning remote (`--scan remote`, one
- *    scan-worker on the other core), the proxy alone on its core;
- * 4. a batcher (`leakscan batcher --data DIR`, the embedded store) writing the events the drains
- *    left in the events stream: events/s and its CPU time.
+ *    in its own process (`serve --workers 1`, no bus) and scanning remote (`--scan remote`, its
+ *    scan-worker stopped meanwhile, as if on another machine), the proxy alone on its core;
+ * 4. a batcher writing the events the drains left in the events stream, on the embedded store
+ *    (`leakscan batcher --data DIR`) and, where Ceph RGW starts (test/support/ceph-rgw.ts), on S3
+ *    (`--s3`): events/s and its CPU time.
  *
  * Skipped, with the reason, when nats-server, taskset or dist/ are missing.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { createScanner } from '../src/scanner.js';
 import { deploy } from '../test/serve/helpers.js';
 import { startNats, kMaxPayload, type Nats } from '../test/support/nats.js';
+import { startRgw, type Rgw } from '../test/support/ceph-rgw.js';
 import type { Body, Density } from './bodies.js';
 import { corpusOf, send, serveBodies } from './fleet-load.js';
 import { cpuSeconds, natsPid, pin, startRole, tasksetProblem, type Role } from './fleet-roles.js';
@@ -104,7 +107,7 @@ export async function runFleetPhase(o: FleetOptions): Promise<FleetPhaseResult> 
     // The engine before and after the rest, so its figure spans the same moments of the machine.
     const engineBefore = await measureEngine(ctx);
     const { drains, stopped } = await measureScaling(ctx);
-    const batcher = await measureBatcher(ctx);
+    const batchers = await measureBatchers(ctx);
     const latency = await measureLatency(ctx);
     const engineAfter = await measureEngine(ctx);
     return {
@@ -112,13 +115,13 @@ export async function runFleetPhase(o: FleetOptions): Promise<FleetPhaseResult> 
       cores: coreCount,
       pins: { proxy: cores.proxy, natsAndLoad: cores.rest, workers: ctx.p.workerCounts.map((n) => Array.from({ length: n }, (_, i) => cores.worker(i)).join('+')) },
       maxPayload: kMaxPayload,
-      store: 'embedded (--data DIR)',
       bodies: Object.fromEntries(Object.entries(bodies).map(([d, list]) => [d, { count: list.length, bytes: sum(list.map((b) => b.bytes.length)) }])) as Record<Density, { count: number; bytes: number }>,
       loadavg: { start: load0, end: loadavg() },
       engine: engineBefore.map((e, i) => joinEngine(e, engineAfter[i]!)),
       drains,
       workerStops: stopped,
-      batcher,
+      batchers: batchers.runs,
+      s3Skipped: batchers.skipped,
       latency,
     };
   } catch (e) {
@@ -238,8 +241,13 @@ async function eventsInStream(ctx: Ctx): Promise<number> {
   return (await ctx.jsm.streams.info(kEventsStream)).state.messages;
 }
 
+async function eventBytesInStream(ctx: Ctx): Promise<number> {
+  return (await ctx.jsm.streams.info(kEventsStream)).state.bytes;
+}
+
 async function drain(ctx: Ctx, workers: Role[]) {
   const e0 = await eventsInStream(ctx);
+  const b0 = await eventBytesInStream(ctx);
   const w0 = sum(workers.map((w) => w.cpu()));
   const n0 = cpuSeconds(ctx.natsId);
   const t0 = performance.now();
@@ -248,7 +256,7 @@ async function drain(ctx: Ctx, workers: Role[]) {
   const wallS = (performance.now() - t0) / 1000;
   const workersCpuS = sum(workers.map((w) => w.cpu())) - w0;
   const natsCpuS = cpuSeconds(ctx.natsId) - n0;
-  return { left, wallS, workersCpuS, natsCpuS, messages: (await eventsInStream(ctx)) - e0 };
+  return { left, wallS, workersCpuS, natsCpuS, messages: (await eventsInStream(ctx)) - e0, messageBytes: (await eventBytesInStream(ctx)) - b0 };
 }
 
 async function startWorkers(ctx: Ctx, n: number, extra: readonly string[] = []): Promise<Role[]> {
@@ -310,34 +318,74 @@ async function stopRole(ctx: Ctx, r: Role): Promise<void> {
   ctx.roles.splice(ctx.roles.indexOf(r), 1);
 }
 
-// ---- 3. A batcher on the events the drains left ------------------------------------------------------
+// ---- 3. Batchers on the events the drains left -------------------------------------------------------
 
-async function measureBatcher(ctx: Ctx): Promise<BatcherRun> {
-  const events = await eventsInStream(ctx);
-  const data = join(ctx.root, 'batcher');
+/** Where a batcher writes: the embedded store of its --data DIR, or an S3 bucket on Ceph RGW. */
+type BatcherStore = { name: 'embedded'; args: string[]; env?: undefined } | { name: 's3 (Ceph RGW)'; args: string[]; env: NodeJS.ProcessEnv };
+
+/** A batcher from start to exit: SIGTERM right after `ready` makes one last pass over the whole stream. */
+async function measureBatcher(ctx: Ctx, store: BatcherStore): Promise<BatcherRun> {
+  const messages = await eventsInStream(ctx);
+  const data = join(ctx.root, `batcher-${store.name.split(' ')[0]}`);
   // The signing key of the serve that made the stream (docs/fleet.md: copy DIR/audit/ to each batcher).
   mkdirSync(join(data, 'audit'), { recursive: true });
   for (const f of ['signing-key.pem', 'keys.json']) cpSync(join(ctx.root, 'scaling', 'audit', f), join(data, 'audit', f));
   const t0 = performance.now();
-  const role = await startRole(ctx.o.cliMain, ['batcher', '--nats', ctx.nats.url, '--data', data], ctx.cores.worker(0));
+  const role = await startRole(ctx.o.cliMain, ['batcher', '--nats', ctx.nats.url, '--data', data, ...store.args], ctx.cores.worker(0), store.env);
   ctx.roles.push(role);
   const readyS = (performance.now() - t0) / 1000;
   const c0 = role.cpu();
   const t1 = performance.now();
-  // SIGTERM: one last pass writes everything the stream holds, then it exits with its `stopped:` line.
   let cpuS = 0;
   const poll = setInterval(() => {
     const c = role.cpu();
     if (!Number.isNaN(c)) cpuS = c - c0;
   }, 50);
+  // The batcher installs its SIGTERM handler just after printing `ready`; on a loaded machine a signal
+  // sent at once can land before it and end the process with no last pass. Its first pass starts as
+  // it prints `ready`, so the wait is part of the work timed.
+  await sleep(500);
   await stopRole(ctx, role);
   clearInterval(poll);
   const wallS = (performance.now() - t1) / 1000;
-  const stopped = role.spawned.stderr().split('\n').find((l) => l.includes('stopped:')) ?? `no stopped line: ${role.spawned.stderr().trim().split('\n').slice(-3).join(' | ')}`;
-  const written = Number(/(\d+) events/.exec(stopped)?.[1] ?? NaN);
+  const err = role.spawned.stderr();
+  const stopped = err.split('\n').find((l) => l.includes('stopped:')) ?? `stopped: none (exit ${role.spawned.child.exitCode ?? role.spawned.child.signalCode}): ${err.trim().split('\n').slice(-3).join(' | ')}`;
+  const events = Number(/(\d+) events/.exec(stopped)?.[1] ?? NaN);
   const batches = Number(/(\d+) batches/.exec(stopped)?.[1] ?? NaN);
-  ctx.o.log(`fleet    batcher: ${stopped.slice(stopped.indexOf('stopped:'))} in ${wallS.toFixed(2)} s, ${cpuS.toFixed(2)} CPU-s`);
-  return { messages: events, events: written, batches, readyS, wallS, cpuS };
+  ctx.o.log(`fleet    batcher ${store.name}: ${stopped.slice(stopped.indexOf('stopped:'))} in ${wallS.toFixed(2)} s, ${cpuS.toFixed(2)} CPU-s`);
+  return { store: store.name, messages, events, batches, readyS, wallS, cpuS };
+}
+
+/** Ceph RGW (test/support/ceph-rgw.ts) with a fresh bucket, or why it could not start. */
+async function rgwStore(ctx: Ctx): Promise<{ store: BatcherStore; stop: () => Promise<void> } | string> {
+  let rgw: Rgw;
+  try {
+    rgw = await startRgw(120_000);
+  } catch (e) {
+    return `Ceph RGW could not start: ${(e as Error).message}`;
+  }
+  const credentials = { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey };
+  const admin = new S3Client({ endpoint: rgw.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  await admin.send(new CreateBucketCommand({ Bucket: 'fleet-bench' }));
+  admin.destroy();
+  ctx.o.log(`fleet    Ceph RGW up in ${(rgw.startMs / 1000).toFixed(1)} s`);
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: rgw.accessKeyId, AWS_SECRET_ACCESS_KEY: rgw.secretAccessKey };
+  return { store: { name: 's3 (Ceph RGW)', args: ['--s3', `${rgw.endpoint}/fleet-bench?if-match=unquoted`], env }, stop: () => rgw.stop() };
+}
+
+async function measureBatchers(ctx: Ctx): Promise<{ runs: BatcherRun[]; skipped: string | null }> {
+  const runs = [await measureBatcher(ctx, { name: 'embedded', args: [] })];
+  const rgw = await rgwStore(ctx);
+  if (typeof rgw === 'string') {
+    ctx.o.log(`fleet    batcher on S3 skipped: ${rgw}`);
+    return { runs, skipped: rgw };
+  }
+  try {
+    runs.push(await measureBatcher(ctx, rgw.store));
+  } finally {
+    await rgw.stop();
+  }
+  return { runs, skipped: null };
 }
 
 // ---- 4. The proxy's latency ---------------------------------------------------------------------------
@@ -360,9 +408,13 @@ async function measureLatency(ctx: Ctx): Promise<LatencyRun[]> {
   out[out.length - 1]!.warnings = warnings(local.role);
   await stopRole(ctx, local.role);
   const remote = await startServe(ctx, 'latency-remote', ['--nats', ctx.nats.url, '--scan', 'remote', '--no-batcher']);
+  // The worker stands for one on another machine: stopped while the requests run (the bodies wait in
+  // the stream), it shares no core with the proxy, the origin or the load.
   const [worker] = await startWorkers(ctx, 1);
+  process.kill(worker!.pid, 'SIGSTOP');
   out.push(await latencyOf(ctx, 'remote', remote.role, remote.proxy, kScanHost));
   out[out.length - 1]!.warnings = warnings(remote.role);
+  process.kill(worker!.pid, 'SIGCONT');
   await stopRole(ctx, worker!);
   await stopRole(ctx, remote.role);
   return out;
