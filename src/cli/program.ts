@@ -2,27 +2,52 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../report/index.js';
 import { describeEngineBackends, engineBackends } from '../engine/index.js';
 import type { CliIO } from './io.js';
-import { registerScan } from './commands/scan.js';
-import { registerRules } from './commands/rules.js';
-import { registerToken } from './commands/token.js';
-import { registerAudit } from './commands/audit.js';
-import { registerServe } from './commands/serve.js';
-import { registerVerify } from './commands/verify.js';
-import { registerStop } from './commands/stop.js';
-import { registerDemo } from './commands/serve-demo.js';
-import { registerZone } from './commands/zone.js';
-import { registerEvents } from './commands/events.js';
-import { registerBatcher } from './commands/batcher.js';
-import { registerScanWorker } from './commands/scan-worker.js';
 import { addHelp } from './help.js';
 
 /** A command module: adds its subcommand to the program. `serve`, `verify`, `audit`, `token` plug in here. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-export const kCommands: readonly RegisterCommand[] = [registerScan, registerRules, registerToken, registerAudit, registerServe, registerStop, registerDemo, registerVerify, registerZone, registerEvents, registerBatcher, registerScanWorker];
+/**
+ * Every command by name, with its module loaded on demand: a module imports what its command runs
+ * (the service, its S3, NATS and GraphQL clients), and `leakscan scan` should not pay for those at
+ * start. In the order `--help` lists them.
+ */
+const kCommandModules: ReadonlyArray<readonly [name: string, load: () => Promise<RegisterCommand>]> = [
+  ['scan', async () => (await import('./commands/scan.js')).registerScan],
+  ['rules', async () => (await import('./commands/rules.js')).registerRules],
+  ['token', async () => (await import('./commands/token.js')).registerToken],
+  ['audit', async () => (await import('./commands/audit.js')).registerAudit],
+  ['serve', async () => (await import('./commands/serve.js')).registerServe],
+  ['stop', async () => (await import('./commands/stop.js')).registerStop],
+  ['demo', async () => (await import('./commands/serve-demo.js')).registerDemo],
+  ['verify', async () => (await import('./commands/verify.js')).registerVerify],
+  ['zone', async () => (await import('./commands/zone.js')).registerZone],
+  ['events', async () => (await import('./commands/events.js')).registerEvents],
+  ['batcher', async () => (await import('./commands/batcher.js')).registerBatcher],
+  ['scan-worker', async () => (await import('./commands/scan-worker.js')).registerScanWorker],
+];
 
-/** A fresh program per run (commander keeps parsed values on the instance). */
-export function buildProgram(io: CliIO, setExit: (code: number) => void, commands: readonly RegisterCommand[] = kCommands): Command {
+/** The names of every command (`leakscan --help` lists them all). */
+export const kCommandNames: readonly string[] = kCommandModules.map(([name]) => name);
+
+/**
+ * The command modules a command line needs: the named command's alone; none for `--version` alone;
+ * every one for help, no command, or a name that is not a command (so commander can say so and suggest).
+ * Without `argv`: every one.
+ */
+export async function loadCommands(argv?: readonly string[]): Promise<RegisterCommand[]> {
+  let wanted = kCommandModules;
+  if (argv !== undefined && !argv.includes('--help') && !argv.includes('-h')) {
+    const name = argv.find((a) => !a.startsWith('-'));
+    const one = kCommandModules.filter(([n]) => n === name);
+    if (one.length === 1) wanted = one;
+    else if (name === undefined && (argv.includes('--version') || argv.includes('-V'))) wanted = [];
+  }
+  return Promise.all(wanted.map(([, load]) => load()));
+}
+
+/** A fresh program per run (commander keeps parsed values on the instance), with `commands` (see `loadCommands`). */
+export function buildProgram(io: CliIO, setExit: (code: number) => void, commands: readonly RegisterCommand[]): Command {
   const program = new Command();
   program
     .name('leakscan')

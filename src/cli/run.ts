@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { type CliIO, UsageError, kExitUsage } from './io.js';
-import { buildProgram, type RegisterCommand } from './program.js';
+import { buildProgram, loadCommands, type RegisterCommand } from './program.js';
 
 export { processIo, UsageError, kExitClean, kExitFindings, kExitUsage } from './io.js';
 export type { CliIO } from './io.js';
@@ -14,7 +14,7 @@ export type { CliIO } from './io.js';
  */
 export async function run(argv: readonly string[], io: CliIO, commands?: readonly RegisterCommand[]): Promise<number> {
   let exit = 0;
-  const program = buildProgram(io, (code) => (exit = code), commands);
+  const program = buildProgram(io, (code) => (exit = code), commands ?? (await loadCommands(argv)));
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exit;

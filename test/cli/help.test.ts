@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandPath, kHelp } from '../../src/cli/help.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, loadCommands } from '../../src/cli/program.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { runCli } from './helpers.js';
 
@@ -15,13 +15,16 @@ function io(): CliIO {
 }
 
 /** Every command path of the program (`''`, `scan`, `token create`…), commander's `help` left out. */
+/** Every command module, loaded once for the file (the program loads only what a command line needs). */
+const allCommands = await loadCommands();
+
 function commandPaths(): string[] {
   const out: string[] = [];
   const visit = (c: Command): void => {
     out.push(commandPath(c));
     for (const sub of c.commands) if (sub.name() !== 'help') visit(sub);
   };
-  visit(buildProgram(io(), () => {}));
+  visit(buildProgram(io(), () => {}, allCommands));
   return out;
 }
 
@@ -61,7 +64,7 @@ describe('--help', () => {
         for (const argv of exampleArgv(example)) {
           if (argv.some((a) => a.startsWith('<'))) continue;
           // Parsed by the real program with every action replaced: an unknown option or bad choice throws.
-          const program = buildProgram(io(), () => {});
+          const program = buildProgram(io(), () => {}, allCommands);
           const stub = (c: Command): void => {
             if (c.commands.length === 0) c.action(() => {});
             c.commands.forEach(stub);
