@@ -97,6 +97,27 @@ export function gatherBody(body: BodySource, meta: ScanMeta | undefined, maxByte
   return { bytes: copy, cuts: null, tail: body.length - want, tailMode, error: null, moved: null };
 }
 
+/**
+ * A body captured in chunks (the proxy's tap), copied straight into one shared buffer at each chunk's
+ * offset: the same bytes, tail and single cut as `gatherBody` on the chunks joined, without joining
+ * them first (a second copy of every queued body). The chunks may be let go once it returns.
+ */
+export function gatherChunks(chunks: readonly Uint8Array[], meta: ScanMeta | undefined, maxBytes: number, shared: SharedBytes): GatheredBody {
+  const { keep, tailMode } = bodyPlan(meta, maxBytes);
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  const want = Math.min(total, keep);
+  const copy = shared.take(want);
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= want) break;
+    const n = Math.min(c.length, want - at);
+    copy.set(n === c.length ? c : c.subarray(0, n), at);
+    at += n;
+  }
+  return { bytes: copy, cuts: null, tail: total - want, tailMode, error: null, moved: null };
+}
+
 /** Appends into one growing buffer (`SharedBytes`, doubling): the kept bytes end up in one, at most twice their length. */
 class ByteSink {
   #buf: Uint8Array = new Uint8Array(0);

@@ -4,3 +4,4 @@
  */
 export { PoolScanner, kDefaultTaskTimeoutMs, kDefaultQueuePerThread, type PoolScannerOptions } from './pool-scanner.js';
 export { keptBytes } from './protocol.js';
+export { BodyQueue, QueueBudget, handOverQueue, isPooled, kBacklogDefaults, type BacklogOptions, type BacklogStats, type ScanJob, type ScanQueue } from './body-queue.js';

@@ -11,8 +11,8 @@ import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, Sc
 import { LeakscanError } from '../errors.js';
 import { allRuleDefs, checkConfidence, kConfidenceByRank, ruleTags, selectRules } from '../rules/index.js';
 import { resolveBackend } from '../engine/index.js';
-import { SharedBytes, gatherBody, gatherStream, type GatheredBody } from './body.js';
-import type { PackedFindings, PoolResult, PoolTask, RuleOptions, ScanItem, StartBoard, TestHook } from './protocol.js';
+import { SharedBytes, gatherBody, gatherChunks, gatherStream, type GatheredBody } from './body.js';
+import { bodyPlan, type PackedFindings, type PoolResult, type PoolTask, type RuleOptions, type ScanItem, type StartBoard, type TestHook } from './protocol.js';
 
 /** Default per-task timeout. A body is at most 1 MiB and scans in milliseconds; 30 s means stuck. */
 export const kDefaultTaskTimeoutMs = 30_000;
@@ -68,6 +68,10 @@ export interface PoolScannerOptions extends ScannerOptions {
 
 /** Set on a task by the pool's tests; the worker honours it only when LEAKSCAN_TEST_HOOKS=1 in its env. */
 export const kTestHook: unique symbol = Symbol('leakscan.pool.testHook');
+/** The body queue's way in (body-queue.ts): a captured body queued without a maxQueue slot. */
+export const kEnqueue: unique symbol = Symbol('leakscan.pool.enqueue');
+/** Moves the body queue's waiting bodies to another pool (the service's confidence swap, levels.ts). */
+export const kHandOver: unique symbol = Symbol('leakscan.pool.handOver');
 
 interface Running {
   slot: number;
@@ -76,12 +80,23 @@ interface Running {
 
 /** A body accepted and not settled: waiting in the scanner's queue, or in a task handed to Piscina. */
 interface Pending {
-  running: Running;
-  g: GatheredBody;
+  /** Its start-board slot, taken when it is sent in a task (null while it waits). */
+  running: Running | null;
+  /**
+   * Its bytes in shared memory; null for a body of the body queue until it is sent: it waits as the
+   * chunks it was captured in, and is copied once, as its task is made (so the shared buffers are only
+   * those of bodies out in tasks, reused from one body to the next).
+   */
+  g: GatheredBody | null;
+  chunks: readonly Uint8Array[] | null;
+  /** Bytes it sends (`g.bytes.length`, known before the copy). */
+  size: number;
   meta: ScanMeta;
   hook: TestHook | undefined;
   /** Tasks it has been sent in (at most 2: a body is sent again once, see #failed). */
   sent: number;
+  /** Set for a body of the body queue (body-queue.ts): called when it is first sent. Direct callers' bodies have none. */
+  onSend: (() => void) | null;
   resolve: (report: ScanReport) => void;
   reject: (err: unknown) => void;
 }
@@ -148,6 +163,10 @@ export class PoolScanner implements Scanner {
   #queueHead = 0;
   /** Bytes of the bodies in the queue. */
   #queuedBytes = 0;
+  /** Bodies of direct callers (`analyze`…) accepted and not settled: what `maxQueue` bounds. */
+  #direct = 0;
+  /** Bodies of the body queue accepted and not settled (its own `maxJobs` bounds them). */
+  #queued = 0;
   /** Scan tasks handed to Piscina and not settled: at most kTasksPerWorker per thread. */
   #tasks = 0;
   /** Scan tasks handed to Piscina since the start (a task carries one or more bodies). */
@@ -177,8 +196,9 @@ export class PoolScanner implements Scanner {
     this.#threads = threads;
     this.#maxQueue = nonNegativeInteger('maxQueue', options.maxQueue, kDefaultQueuePerThread * threads);
     this.#moveBytes = options.transferBodies === true;
-    // A slot per task that can be in flight: every thread busy and a full queue.
-    const slots = threads + this.#maxQueue;
+    // A slot per body that can be out in a task (slots are taken as a task is made, so bodies waiting
+    // in the queue need none), and one per thread for the warm-ups.
+    const slots = threads * (kTasksPerWorker * kTaskMaxBodies + 1);
     const board: StartBoard = { threads: new SharedArrayBuffer(4 * slots), startedAt: new SharedArrayBuffer(8 * slots) };
     this.#boardThreads = new Int32Array(board.threads);
     this.#boardStartedAt = new Float64Array(board.startedAt);
@@ -193,7 +213,7 @@ export class PoolScanner implements Scanner {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Infinity,
-      // Only a backstop: #submit keeps the number of tasks below threads + maxQueue.
+      // Only a backstop: #pump keeps the tasks out at threads × kTasksPerWorker.
       maxQueue: this.#maxQueue + threads,
       // The worker runs its tasks one after the other (worker.ts); the second only saves the round trip.
       concurrentTasksPerWorker: kTasksPerWorker,
@@ -237,8 +257,8 @@ export class PoolScanner implements Scanner {
 
   async analyze(body: BodySource, meta?: ScanMeta): Promise<ScanReport> {
     if (this.#closed) throw new LeakscanError('SDD_ERR_SCANNER_CLOSED');
-    // Refused before the body is copied or encoded (#take checks again, also for streams, read first).
-    if (this.#freeSlots.length === 0) throw this.#queueFull();
+    // Refused before the body is copied or encoded (#scan checks again, also for streams, read first).
+    if (this.#direct >= this.#threads + this.#maxQueue) throw this.#queueFull();
     return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, this.#moveBytes, this.#shared), meta));
   }
 
@@ -266,15 +286,15 @@ export class PoolScanner implements Scanner {
   }
 
   /**
-   * Pool figures for tests and monitoring. `queueSize`: bodies accepted beyond one per thread, the count
-   * `maxQueue` bounds (waiting in the queue, or handed to a worker busy with another body). `tasks`:
+   * Pool figures for tests and monitoring. `queueSize`: bodies accepted beyond one per thread (waiting
+   * in the queue, or handed to a worker busy with another body); `maxQueue` bounds those of direct callers. `tasks`:
    * scan tasks handed to the workers so far (queued bodies travel several to a task); `completed`:
    * Piscina's count of tasks that returned, warm-ups included.
    */
   stats(): { threads: number; queueSize: number; tasks: number; completed: number; compilesPerThread: number[] } {
     return {
       threads: this.#pool.threads.length,
-      queueSize: Math.max(0, this.#runningCount - this.#threads),
+      queueSize: Math.max(0, this.#direct + this.#queued - this.#threads),
       tasks: this.#tasksSent,
       completed: this.#pool.completed,
       compilesPerThread: [...this.#compiles.values()],
@@ -285,6 +305,44 @@ export class PoolScanner implements Scanner {
   [kTestHook](hook: TestHook, body: BodySource, meta?: ScanMeta): Promise<ScanReport> {
     if (this.#closed) return Promise.reject(new LeakscanError('SDD_ERR_SCANNER_CLOSED'));
     return this.#track(this.#scan(gatherBody(body, meta, this.#limits.maxBytes, false, this.#shared), meta, hook));
+  }
+
+  /**
+   * A body captured in chunks, from the body queue, queued with no `maxQueue` check (the body queue
+   * bounds its own). It waits as its chunks and is copied once into shared memory as it is sent
+   * (`gatherChunks`); `onSend` is called then.
+   */
+  [kEnqueue](chunks: readonly Uint8Array[], meta: ScanMeta, onSend: () => void): Promise<ScanReport> {
+    if (this.#closed) return Promise.reject(new LeakscanError('SDD_ERR_SCANNER_CLOSED'));
+    let total = 0;
+    for (const c of chunks) total += c.length;
+    const size = Math.min(total, bodyPlan(meta, this.#limits.maxBytes).keep);
+    return this.#track(this.#push(null, [...chunks], size, meta, undefined, onSend));
+  }
+
+  /**
+   * Hands the body queue's bodies still waiting here to `to`, ahead of its own (they are older), so the
+   * queue outlives a swap of pools. They stay counted by this scanner's close(), which waits for them.
+   */
+  [kHandOver](to: PoolScanner): void {
+    if (to === this) return;
+    const moved: Pending[] = [];
+    const kept: Pending[] = [];
+    for (let i = this.#queueHead; i < this.#queue.length; i++) {
+      const p = this.#queue[i]!;
+      (p.onSend === null ? kept : moved).push(p);
+    }
+    if (moved.length === 0) return;
+    let bytes = 0;
+    for (const p of moved) bytes += p.size;
+    this.#queue = kept;
+    this.#queueHead = 0;
+    this.#queuedBytes -= bytes;
+    this.#queued -= moved.length;
+    to.#queue.splice(to.#queueHead, 0, ...moved);
+    to.#queuedBytes += bytes;
+    to.#queued += moved.length;
+    to.#pump();
   }
 
   #track<T>(p: Promise<T>): Promise<T> {
@@ -300,25 +358,43 @@ export class PoolScanner implements Scanner {
     return p;
   }
 
-  /** Takes a slot for the body (or refuses it), queues it, and resolves with its report. */
+  /**
+   * Queues the body (a direct caller's is refused past `maxQueue`) and resolves with its report. Its
+   * start-board slot is taken when it is sent (#send).
+   */
   #scan(g: GatheredBody, meta: ScanMeta | undefined, hook?: TestHook): Promise<ScanReport> {
+    return this.#push(g, null, g.bytes.length, meta, hook, null);
+  }
+
+  #push(g: GatheredBody | null, chunks: readonly Uint8Array[] | null, size: number, meta: ScanMeta | undefined, hook: TestHook | undefined, onSend: (() => void) | null): Promise<ScanReport> {
     return new Promise<ScanReport>((resolve, reject) => {
-      // A full queue throws here, which rejects this promise.
-      this.#queue.push({ running: this.#take(), g, meta: { ...meta }, hook, sent: 0, resolve, reject });
-      this.#queuedBytes += g.bytes.length;
+      if (onSend === null) {
+        if (this.#direct >= this.#threads + this.#maxQueue) throw this.#queueFull();
+        this.#direct++;
+      } else {
+        this.#queued++;
+      }
+      this.#queue.push({ running: null, g, chunks, size, meta: { ...meta }, hook, sent: 0, onSend, resolve, reject });
+      this.#queuedBytes += size;
       this.#pump();
     });
   }
 
+  /** A body settles (report or failure): it no longer counts as accepted. */
+  #forget(p: Pending): void {
+    if (p.onSend === null) this.#direct--;
+    else this.#queued--;
+  }
+
   /**
-   * A slot on the start board for a body or a warm-up. At most `threads` bodies run and `maxQueue`
-   * wait: counted here rather than left to Piscina's maxQueue, whose count leaves out threads still
-   * starting (a replacement after a crash) and whose maxQueue 0 path rejects a task it has already
-   * queued (it would still run later).
+   * A slot on the start board for a body being sent or a warm-up. The bodies accepted are counted by
+   * #scan rather than left to Piscina's maxQueue, whose count leaves out threads still starting (a
+   * replacement after a crash) and whose maxQueue 0 path rejects a task it has already queued (it would
+   * still run later); #pump sends no more bodies than there are free slots.
    */
   #take(): Running {
     const slot = this.#freeSlots.pop();
-    if (slot === undefined) throw this.#queueFull();
+    if (slot === undefined) throw new LeakscanError('SDD_ERR_WORKER_FAILED', 'no start-board slot is free');
     Atomics.store(this.#boardThreads, slot, 0);
     const running: Running = { slot, timedOut: false };
     this.#running[slot] = running;
@@ -326,7 +402,7 @@ export class PoolScanner implements Scanner {
     return running;
   }
 
-  /** Slots taken: bodies and warm-ups accepted and not settled. */
+  /** Slots taken: bodies sent and warm-ups, not settled. */
   get #runningCount(): number {
     return this.#running.length - this.#freeSlots.length;
   }
@@ -345,17 +421,17 @@ export class PoolScanner implements Scanner {
    */
   #pump(): void {
     const limit = this.#threads * kTasksPerWorker;
-    while (this.#tasks < limit && this.#queueHead < this.#queue.length) {
+    while (this.#tasks < limit && this.#queueHead < this.#queue.length && this.#freeSlots.length > 0) {
       const waiting = this.#queue.length - this.#queueHead;
-      const share = Math.min(kTaskMaxBodies, Math.ceil(waiting / (limit - this.#tasks)));
+      const share = Math.min(kTaskMaxBodies, this.#freeSlots.length, Math.ceil(waiting / (limit - this.#tasks)));
       const maxBytes = taskByteBound(this.#queuedBytes, limit);
       const batch: Pending[] = [];
       let bytes = 0;
       while (batch.length < share && this.#queueHead < this.#queue.length) {
         const next = this.#queue[this.#queueHead]!;
-        if (batch.length > 0 && bytes + next.g.bytes.length > maxBytes) break;
+        if (batch.length > 0 && bytes + next.size > maxBytes) break;
         batch.push(next);
-        bytes += next.g.bytes.length;
+        bytes += next.size;
         this.#queue[this.#queueHead++] = undefined;
       }
       this.#queuedBytes -= bytes;
@@ -374,7 +450,12 @@ export class PoolScanner implements Scanner {
     const items: ScanItem[] = [];
     const transfer: ArrayBuffer[] = [];
     for (const p of batch) {
-      p.sent++;
+      p.running = this.#take();
+      if (++p.sent === 1) p.onSend?.();
+      if (p.g === null) {
+        p.g = gatherChunks(p.chunks!, p.meta, this.#limits.maxBytes, this.#shared);
+        p.chunks = null;
+      }
       const { g } = p;
       items.push({ slot: p.running.slot, meta: p.meta, bytes: g.bytes, cuts: g.cuts, tail: g.tail, tailMode: g.tailMode, error: g.error, ...(p.hook !== undefined && { __test: p.hook }) });
       if (g.moved !== null) transfer.push(g.moved);
@@ -398,17 +479,18 @@ export class PoolScanner implements Scanner {
         this.#tasks--;
         const again = batch.filter((p) => this.#failed(p, err));
         this.#queue.splice(this.#queueHead, 0, ...again);
-        for (const p of again) this.#queuedBytes += p.g.bytes.length;
+        for (const p of again) this.#queuedBytes += p.size;
         this.#pump();
       },
     );
   }
 
   #settle(p: Pending, r: PoolResult['items'][number] | undefined): void {
-    this.#release(p.running);
+    this.#release(p.running!);
+    this.#forget(p);
     // The worker returned: it reads the bytes no more. (After a failure the buffer is left to the
     // collector: a terminated worker's thread may not have stopped yet.)
-    if (p.g.moved === null) this.#shared.give(p.g.bytes);
+    if (p.g!.moved === null) this.#shared.give(p.g!.bytes);
     if (r === undefined) return p.reject(new LeakscanError('SDD_ERR_WORKER_FAILED', 'the worker returned no report'));
     if ('error' in r) return p.reject(new LeakscanError('SDD_ERR_WORKER_FAILED', r.error));
     try {
@@ -428,16 +510,18 @@ export class PoolScanner implements Scanner {
    * retried; the caller still has it and can decide. Returns true for a body to queue again.
    */
   #failed(p: Pending, err: unknown): boolean {
-    const state = Atomics.load(this.#boardThreads, p.running.slot);
-    if (state <= 0 && !p.running.timedOut && !isQueueLimit(err) && p.g.moved === null && p.sent < 2) {
-      Atomics.store(this.#boardThreads, p.running.slot, 0);
-      return true;
-    }
-    this.#release(p.running);
+    const running = p.running!;
+    const state = Atomics.load(this.#boardThreads, running.slot);
+    // Either way the slot is let go: a body sent again takes a new one.
+    this.#release(running);
+    p.running = null;
+    const moved = p.g!.moved !== null;
+    if (state <= 0 && !running.timedOut && !isQueueLimit(err) && !moved && p.sent < 2) return true;
+    this.#forget(p);
     let why = '';
-    if (p.g.moved !== null && state === 0) why = ' (the worker was lost before it started this body, which was moved to it and cannot be sent again)';
-    if (p.g.moved !== null && state < 0) why = ' (the worker was lost after scanning this body, before returning its report; the body was moved to it and cannot be sent again)';
-    p.reject(this.#failure(err, p.running, why));
+    if (moved && state === 0) why = ' (the worker was lost before it started this body, which was moved to it and cannot be sent again)';
+    if (moved && state < 0) why = ' (the worker was lost after scanning this body, before returning its report; the body was moved to it and cannot be sent again)';
+    p.reject(this.#failure(err, running, why));
     return false;
   }
 
@@ -463,7 +547,7 @@ export class PoolScanner implements Scanner {
   }
 
   #queueFull(): LeakscanError {
-    return new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', `${this.#runningCount - this.#threads} bodies already wait (maxQueue ${this.#maxQueue})`);
+    return new LeakscanError('SDD_ERR_POOL_QUEUE_FULL', `${this.#direct - this.#threads} bodies already wait (maxQueue ${this.#maxQueue})`);
   }
 
   /** Runs while tasks are in flight: terminates the thread of any task started longer than the timeout ago. */

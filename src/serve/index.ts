@@ -6,7 +6,7 @@
  * import { readPidFile } from './serve/index.js';
  * const pid = readPidFile('.leakscan'); // undefined when no service runs there
  */
-export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats } from './backlog.js';
+export { ScanBacklog, kBacklogDefaults, type BacklogOptions, type BacklogStats, type ScanQueue } from './backlog.js';
 export { kScanBytes, startProxy, type ProxyServer, type ProxyStats, type RemoteBody } from './proxy.js';
 export { LevelledScanner } from './levels.js';
 export { writePidFile, readPidFile, removePidFile, runningService, stopService, pidFilePath, kPidFileName, type PidFile, type StopOptions, type StopResult } from './lifecycle.js';

@@ -11,6 +11,7 @@
  * 10-40% longer than at `high` (docs/serve.md, "Confidence per zone").
  */
 import { reaches, type Confidence } from '../rules/index.js';
+import { handOverQueue } from '../pool/index.js';
 import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner } from '../types.js';
 
 export class LevelledScanner implements Scanner {
@@ -25,6 +26,11 @@ export class LevelledScanner implements Scanner {
     this.#current = first;
     this.#level = level;
     this.#make = make;
+  }
+
+  /** The scanner bodies go to now (the service's body queue feeds its pool). */
+  get current(): Scanner {
+    return this.#current;
   }
 
   /** The lowest confidence the scanner reports now. */
@@ -45,7 +51,9 @@ export class LevelledScanner implements Scanner {
         this.#current = next;
         this.#level = 'low';
         this.#lowering = null;
-        // Scans already handed to the old pool finish there: a pool's close() waits for them.
+        // The body queue's bodies still waiting move to the new pool (the queue outlives the swap);
+        // scans already handed to the old pool's workers finish there: a pool's close() waits for them.
+        handOverQueue(old, next);
         this.#retired.push(old.close());
       },
       (err: unknown) => {

@@ -21,7 +21,7 @@ import type { Confidence, Finding } from '../types.js';
 import { keptBytes } from '../pool/index.js';
 import { keepsFinding, lowestThreshold, type EffectiveRules, type Traffic } from '../rulesets/index.js';
 import { eventsOf, hostName, pathOf, storedFields, type CoverageOutcome, type ExchangeInfo, type PendingEvent, type ScanText, type ZoneResolver } from '../eventlog/index.js';
-import type { ScanBacklog } from './backlog.js';
+import type { ScanQueue } from './backlog.js';
 
 /** Decoded bytes the scanner reads of a body: the engine's cap (the spec's 1 MB, 1,048,576 bytes). */
 export const kScanBytes = kMaxScanBytes;
@@ -34,7 +34,7 @@ export interface ProxyOptions {
   zones: ZoneResolver;
   rules: (zone: string, traffic: Traffic) => Promise<EffectiveRules>;
   /** null: forward only (nothing is scanned). */
-  backlog: ScanBacklog | null;
+  backlog: ScanQueue | null;
   onEvents: (zone: string, events: PendingEvent[]) => void;
   /**
    * What became of a response (scanned, or why not), once per response of a zone whose rulesets have
@@ -128,11 +128,11 @@ class Capture {
   /** The body went on past the limit: the scanner sees only its first part. */
   overflowed = false;
   readonly #limit: number;
-  readonly #backlog: ScanBacklog;
+  readonly #backlog: ScanQueue;
   readonly #complete: (chunks: Buffer[], bytes: number) => void;
   readonly #overBudget: () => void;
 
-  constructor(limit: number, backlog: ScanBacklog, complete: (chunks: Buffer[], bytes: number) => void, overBudget: () => void) {
+  constructor(limit: number, backlog: ScanQueue, complete: (chunks: Buffer[], bytes: number) => void, overBudget: () => void) {
     this.#limit = limit;
     this.#backlog = backlog;
     this.#complete = complete;

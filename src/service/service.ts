@@ -2,7 +2,7 @@
  * `leakscan serve` as a library call: the Rulesets API, the epoch audit log, and (with an origin) the
  * scanning proxy, on one data directory, with the event pipeline between them:
  *
- *   proxy ─tap─► scan backlog ─► scanner pool ─► findings × effective rules ─► events
+ *   proxy ─tap─► body queue (the pool's) ─► scanner pool ─► findings × effective rules ─► events
  *         ─► EventLog: per-zone batches in DIR/events (NDJSON) ─► epoch n of `events.{zone}` (in-process publish)
  *
  * The audit log is published to in-process (`AuditLog.publish`, the same code and per-namespace queue
@@ -20,11 +20,11 @@ import { startAuditServer, type AuditServer } from '../audit/index.js';
 import { createScanner } from '../scanner.js';
 import { openBucket, type LocalBucket, type StoreBucket } from '../storage/index.js';
 import { openLogpush, type LogpushStats } from '../logpush/index.js';
-import type { PoolScannerOptions } from '../pool/index.js';
+import { BodyQueue, isPooled, type PoolScannerOptions } from '../pool/index.js';
 import type { RulesetService } from '../rulesets/index.js';
 import type { Scanner } from '../types.js';
 import { createEventProofHandler, dataLockedError, EventLog, namespaceOf, proveEvent, ServeError, ZoneResolver, type BatchOptions, type EventLogStats, type ZoneMapping } from '../eventlog/index.js';
-import { LevelledScanner, ScanBacklog, startProxy, type BacklogOptions, type BacklogStats, type ProxyServer, type ProxyStats, type RemoteBody } from '../serve/index.js';
+import { LevelledScanner, ScanBacklog, startProxy, type BacklogOptions, type BacklogStats, type ProxyServer, type ProxyStats, type RemoteBody, type ScanQueue } from '../serve/index.js';
 import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
 import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, openS3Url, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type PublisherStats } from '../fleet/index.js';
 
@@ -329,7 +329,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const apiPort = await listen(apiServer, options.port ?? 8787, host, 'Rulesets API');
     cleanup.push(() => closeServer(apiServer));
 
-    let backlog: ScanBacklog | null = null;
+    let backlog: ScanQueue | null = null;
     let proxy: ProxyServer | null = null;
     if (origin !== null) {
       const make = options.createScanner ?? createScanner;
@@ -340,12 +340,15 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       const poolOptions = { allRules: true, ...(workers === undefined ? {} : { workers }) };
       const scanner = new LevelledScanner(await make(poolOptions), 'high', (minConfidence) => make({ ...poolOptions, minConfidence }));
       cleanup.push(() => scanner.close());
-      // Eight bodies per worker thread handed to the pool at once: beyond the two a worker holds, the
-      // rest wait in the pool's queue, which hands small bodies to a worker several at a time (with two
-      // per worker it never had any waiting; docs/pool.md, "Queued bodies travel together"). Measured
-      // on the backlog alone with 2 workers and every rule, 2,000 bodies of 2-8 KB: 198 -> 155 us each.
+      // One queue between capture and scan: a pooled scanner's own (src/pool/body-queue.ts), each body
+      // copied once into the workers' shared memory and handed to them as they have room, several small
+      // ones to a task (docs/pool.md, "Queued bodies travel together"). A scanner in this thread
+      // (`workers: 0`, or a test's, which may wrap a pool) has the in-thread backlog in front: two bodies
+      // at a time in this thread, eight per worker thread otherwise.
       const threads = workers === 0 ? 1 : (workers ?? availableParallelism());
-      backlog = new ScanBacklog(scanner, { concurrency: (workers === 0 ? 2 : 8) * threads, ...options.backlog, onError });
+      backlog = isPooled(scanner.current)
+        ? new BodyQueue(() => scanner.current, { ...options.backlog, onError })
+        : new ScanBacklog(scanner, { concurrency: (workers === 0 ? 2 : 8) * threads, ...options.backlog, onError });
       const b = backlog;
       cleanup.push(() => b.idle());
       try {
