@@ -61,6 +61,7 @@ export const kCodes = {
   // The fleet roles on NATS JetStream (`serve --nats`, `leakscan batcher`, `leakscan scan-worker`, src/fleet).
   SDD_ERR_FLEET_OPTION: { status: 400, message: 'a fleet option (--nats, --s3, their settings) is invalid' },
   SDD_ERR_BUS_UNREACHABLE: { status: 503, message: 'the NATS server cannot be reached, or it runs without JetStream' },
+  SDD_ERR_BUS_AUTH: { status: 403, message: 'the NATS server refused the login, or the TLS handshake with it failed' },
   SDD_ERR_BUS_MESSAGE: { status: 400, message: 'a message on the bus is not what its subject carries' },
 } as const;
 

@@ -130,8 +130,9 @@ export const kHelp: Readonly<Record<string, Help>> = {
   batcher: {
     exit: [
       ['0', 'stopped cleanly (Ctrl-C or SIGTERM): the batch in progress was written and published'],
-      ['2', 'usage error: bad option, --nats or --s3 not a valid URL, S3 credentials or the signing key missing (SDD_ERR_FLEET_OPTION)'],
+      ['2', 'usage error: bad option, --nats or --s3 not a valid URL, S3 credentials, the signing key or a --nats-* file missing (SDD_ERR_FLEET_OPTION)'],
       ['3', 'the NATS server does not answer or runs without JetStream (SDD_ERR_BUS_UNREACHABLE)'],
+      ['4', 'the NATS server refuses the login, or the TLS handshake with it fails (SDD_ERR_BUS_AUTH)'],
     ],
     examples: [
       'leakscan batcher --nats nats://127.0.0.1:4222                  # embedded stores of .leakscan (serve stopped)',
@@ -141,10 +142,11 @@ export const kHelp: Readonly<Record<string, Help>> = {
   'scan-worker': {
     exit: [
       ['0', 'stopped cleanly (Ctrl-C or SIGTERM): the bodies in hand were published and acknowledged'],
-      ['2', 'usage error: bad option, --nats not a nats:// URL (SDD_ERR_FLEET_OPTION)'],
+      ['2', 'usage error: bad option, --nats not a nats:// or tls:// URL, a --nats-* file missing (SDD_ERR_FLEET_OPTION)'],
       ['3', 'the NATS server does not answer or runs without JetStream (SDD_ERR_BUS_UNREACHABLE)'],
+      ['4', 'the NATS server refuses the login, or the TLS handshake with it fails (SDD_ERR_BUS_AUTH)'],
     ],
-    examples: ['leakscan scan-worker --nats nats://127.0.0.1:4222            # bodies from `serve --nats URL --scan remote`', 'leakscan scan-worker --nats nats://10.0.0.5:4222 --workers 2'],
+    examples: ['leakscan scan-worker --nats nats://127.0.0.1:4222            # bodies from `serve --nats URL --scan remote`', 'leakscan scan-worker --nats nats://10.0.0.5:4222 --workers 2', 'LEAKSCAN_NATS_PASSWORD=… leakscan scan-worker --nats tls://10.0.0.5:4222 --nats-user scanner --nats-tls-ca ca.pem'],
   },
   events: {
     exit: [

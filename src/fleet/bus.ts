@@ -12,9 +12,10 @@
  * records both with the stream sequence a batch ends at, and a stream deleted and created again is
  * then read from its start rather than from a sequence that meant something else.
  */
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { LeakscanError } from '../errors.js';
+import { maskSecrets, type BusLogin } from './auth.js';
 
 export const kEventsStream = 'LEAKSCAN_EVENTS';
 export const kBodiesStream = 'LEAKSCAN_BODIES';
@@ -49,30 +50,58 @@ export function streamIdentity(info: StreamInfo): string {
   return `${info.config.name}@${info.created}`;
 }
 
-/** The `--nats` URL checked: `nats://host:port` (or `tls://`); anything else is SDD_ERR_FLEET_OPTION. */
+/** `url` as it may be printed: a `user:pass@` in it masked (such a URL is refused, never echoed). */
+function printable(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, '//***@');
+}
+
+/**
+ * The `--nats` URL checked: `nats://HOST:PORT`, or `tls://HOST:PORT` to require TLS; anything else, or
+ * credentials in it (they go in --nats-user and LEAKSCAN_NATS_PASSWORD, or --nats-creds), is
+ * SDD_ERR_FLEET_OPTION.
+ */
 export function parseNatsUrl(url: string): string {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new LeakscanError('SDD_ERR_FLEET_OPTION', `--nats ${JSON.stringify(url)} is not a URL`);
+    throw new LeakscanError('SDD_ERR_FLEET_OPTION', `--nats ${JSON.stringify(printable(url))} is not a URL`);
   }
-  if (u.protocol !== 'nats:' && u.protocol !== 'tls:') throw new LeakscanError('SDD_ERR_FLEET_OPTION', `--nats ${JSON.stringify(url)}: give nats://HOST:PORT`);
+  if (u.protocol !== 'nats:' && u.protocol !== 'tls:') throw new LeakscanError('SDD_ERR_FLEET_OPTION', `--nats ${JSON.stringify(printable(url))}: give nats://HOST:PORT or tls://HOST:PORT`);
+  if (u.username !== '' || u.password !== '') throw new LeakscanError('SDD_ERR_FLEET_OPTION', '--nats: credentials go in --nats-user and LEAKSCAN_NATS_PASSWORD, LEAKSCAN_NATS_TOKEN or --nats-creds, not in the URL');
   return url;
 }
 
+/** Node's codes for a TLS handshake that failed on a certificate (ours or the server's). */
+const kTlsCodes = /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+/** True when the server refused the login, or TLS with it failed on a certificate. */
+function refusedLogin(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 4; c = c.cause, depth++) {
+    if (c instanceof errors.AuthorizationError || c instanceof errors.UserAuthenticationExpiredError) return true;
+    if (/authorization violation|authentication (?:timeout|expired)|tls.*(?:required|not available)|does not support 'tls'/i.test(c.message)) return true;
+    const code = (c as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && kTlsCodes.test(code)) return true;
+  }
+  return false;
+}
+
 /**
- * Connects to the NATS server at `url` (reconnecting for ever after a first success, so a restarted
- * server is picked up again). SDD_ERR_BUS_UNREACHABLE when it does not answer.
+ * Connects to the NATS server at `url` with `login` (credentials and TLS, src/fleet/auth.ts),
+ * reconnecting for ever after a first success, so a restarted server is picked up again. A `tls://`
+ * URL requires TLS. SDD_ERR_BUS_AUTH when the server refuses the login or the TLS handshake fails,
+ * SDD_ERR_BUS_UNREACHABLE when it does not answer; no message carries the password or the token.
  * @example
  * const nc = await connectBus('nats://127.0.0.1:4222', 'leakscan-batcher');
  */
-export async function connectBus(url: string, name: string): Promise<NatsConnection> {
+export async function connectBus(url: string, name: string, login: BusLogin = { options: {}, secrets: [] }): Promise<NatsConnection> {
+  const servers = parseNatsUrl(url);
+  const tls = login.options.tls ?? (new URL(url).protocol === 'tls:' ? {} : undefined);
   try {
-    return await connect({ servers: parseNatsUrl(url), name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    return await connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...login.options, ...(tls === undefined ? {} : { tls }) });
   } catch (e) {
-    if (e instanceof LeakscanError) throw e;
-    throw new LeakscanError('SDD_ERR_BUS_UNREACHABLE', `${url}: ${(e as Error).message}`, { cause: e });
+    const detail = maskSecrets(`${printable(url)}: ${(e as Error).message}${(e as Error).cause instanceof Error ? ` (${((e as Error).cause as Error).message})` : ''}`, login.secrets);
+    throw new LeakscanError(refusedLogin(e) ? 'SDD_ERR_BUS_AUTH' : 'SDD_ERR_BUS_UNREACHABLE', detail);
   }
 }
 

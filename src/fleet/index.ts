@@ -13,4 +13,5 @@ export { EventPublisher, type PublisherOptions, type PublisherStats } from './pu
 export { Batcher, type BatcherOptions, type BatcherStats } from './batcher.js';
 export { openFleetStore, openS3Url, parseS3Url, type FleetStore, type S3Location } from './store.js';
 export { encodeEnvelope, parseEnvelope, kExchangeHeader, BodyPublisher, type BodyEnvelope, type BodyPublisherStats } from './bodies.js';
+export { busLogin, kNatsPasswordEnv, kNatsTokenEnv, type BusLogin, type BusLoginFlags } from './auth.js';
 export { ScanWorker, type ScanWorkerOptions, type ScanWorkerStats } from './scan-worker.js';

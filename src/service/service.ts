@@ -26,7 +26,7 @@ import type { Scanner } from '../types.js';
 import { createEventProofHandler, dataLockedError, EventLog, namespaceOf, proveEvent, ServeError, ZoneResolver, type BatchOptions, type EventLogStats, type ZoneMapping } from '../eventlog/index.js';
 import { LevelledScanner, ScanBacklog, startProxy, type BacklogOptions, type BacklogStats, type ProxyServer, type ProxyStats, type RemoteBody, type ScanQueue } from '../serve/index.js';
 import { Alerts, alertOptionsFromEnv, type AlertingCall, type AlertOptions } from '../alerts/index.js';
-import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, openS3Url, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type PublisherStats } from '../fleet/index.js';
+import { Batcher, BodyPublisher, kBodiesMaxBytesDefault, openS3Url, connectBus, ensureBodiesStream, ensureEventsStream, EventPublisher, type BatcherStats, type BodyPublisherStats, type BusLogin, type PublisherStats } from '../fleet/index.js';
 
 /** Handles a request on the API port; resolves false when the path is not its own (next handler). */
 export type PortHandler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>;
@@ -64,6 +64,8 @@ export interface ServeOptions {
    * process writes them, competing with any `leakscan batcher` on the same stores (docs/fleet.md).
    */
   nats?: string;
+  /** With `nats`: how to log in to it (credentials and TLS; `busLogin` in src/fleet). Default none. */
+  natsLogin?: BusLogin;
   /**
    * An S3 bucket (`http(s)://HOST[:PORT]/BUCKET[?region=R&if-match=unquoted]`, credentials from the
    * AWS_* variables) holding the events' batches and the audit log instead of DIR/events and
@@ -173,6 +175,7 @@ function checkAlertOptions(base: AlertOptions | undefined): AlertOptions {
 async function startBus(
   url: string,
   o: {
+    login: BusLogin | undefined;
     bucket: import('../storage/index.js').StoreBucket;
     log: import('../audit/index.js').AuditLog;
     batch: BatchOptions | undefined;
@@ -183,7 +186,7 @@ async function startBus(
     onPublished: (zone: string, n: number) => void;
   },
 ): Promise<{ publisher: EventPublisher; bodies: BodyPublisher | null; batcher: Batcher | null; close(): Promise<void> }> {
-  const nc = await connectBus(url, 'leakscan-serve');
+  const nc = await connectBus(url, 'leakscan-serve', o.login);
   try {
     await ensureEventsStream(nc);
     if (o.bodiesMaxBytes !== null) await ensureBodiesStream(nc, o.bodiesMaxBytes);
@@ -284,6 +287,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       options.nats === undefined
         ? null
         : await startBus(options.nats, {
+            login: options.natsLogin,
             bucket: indexedBucket,
             log: audit.log,
             batch: options.batch,

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { AuditLog, openAuditLog } from '../../src/audit/index.js';
 import type { PendingEvent } from '../../src/eventlog/index.js';
 import { openBucket, type LocalBucket } from '../../src/storage/index.js';
-import { startNats, type Nats } from '../support/nats.js';
+import { startNats, type Nats, type NatsOptions } from '../support/nats.js';
 
 /** nats-server, or why it is not here (the suites skip with the reason printed). */
-export async function natsOrReason(): Promise<Nats | string> {
+export async function natsOrReason(options: NatsOptions = {}): Promise<Nats | string> {
   try {
-    const nats = await startNats();
+    const nats = await startNats(options);
     console.log(`[fleet] nats-server up in ${nats.startMs} ms at ${nats.url}`);
     return nats;
   } catch (e) {

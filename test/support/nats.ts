@@ -3,6 +3,8 @@
  * store dir. `kill9()` ends it the hard way and `restart()` brings it back on the same port and store,
  * so JetStream's recovery of its own files is what a test sees. Asynchronous throughout (no spawnSync).
  * When `nats-server` is missing, `startNats` rejects with the reason, and suites skip with it printed.
+ * With `login` it requires a user and password (or a token), with `tls` a TLS handshake with its
+ * certificate (and, with `tls.ca`, a client certificate that chains to it), as an operator's is set up.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
 
+export interface NatsOptions {
+  /** Milliseconds to wait for `Server is ready`. Default 20 s. */
+  timeoutMs?: number;
+  /** Require this user and password, or this token. */
+  login?: { user: string; password: string } | { token: string };
+  /** Require TLS with this certificate and key (PEM files); with `ca`, clients present a certificate it issued. */
+  tls?: { cert: string; key: string; ca?: string };
+}
+
 export interface Nats {
-  /** `nats://127.0.0.1:PORT` */
+  /** `nats://127.0.0.1:PORT`, or `tls://127.0.0.1:PORT` with `tls` */
   url: string;
   port: number;
   /** The JetStream store, kept across `kill9()` and `restart()`. */
@@ -64,6 +75,21 @@ function launch(conf: string, timeoutMs: number): Promise<ChildProcess> {
   });
 }
 
+/** The configuration's lines: a quoted string is JSON, which nats-server's format reads. */
+function config(port: number, storeDir: string, o: NatsOptions): string[] {
+  const q = (v: string): string => JSON.stringify(v);
+  const lines = [`listen: "127.0.0.1:${port}"`, `max_payload: ${kMaxPayload}`, 'jetstream {', `  store_dir: ${q(storeDir)}`, '}'];
+  if (o.login !== undefined) {
+    lines.push('authorization {', 'user' in o.login ? `  user: ${q(o.login.user)}\n  password: ${q(o.login.password)}` : `  token: ${q(o.login.token)}`, '  timeout: 2', '}');
+  }
+  if (o.tls !== undefined) {
+    lines.push('tls {', `  cert_file: ${q(o.tls.cert)}`, `  key_file: ${q(o.tls.key)}`);
+    if (o.tls.ca !== undefined) lines.push(`  ca_file: ${q(o.tls.ca)}`, '  verify: true');
+    lines.push('  timeout: 2', '}');
+  }
+  return [...lines, ''];
+}
+
 /**
  * Starts nats-server with JetStream. Rejects with the reason when it is not installed or cannot start.
  * @example
@@ -72,15 +98,13 @@ function launch(conf: string, timeoutMs: number): Promise<ChildProcess> {
  * await nats.kill9(); await nats.restart();
  * await nats.stop();
  */
-export async function startNats(timeoutMs = 20_000): Promise<Nats> {
+export async function startNats(options: NatsOptions = {}): Promise<Nats> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
   const dir = mkdtempSync(join(tmpdir(), 'leakscan-nats-'));
   const storeDir = join(dir, 'js');
   const port = await freePort();
   const conf = join(dir, 'nats.conf');
-  writeFileSync(
-    conf,
-    [`listen: "127.0.0.1:${port}"`, `max_payload: ${kMaxPayload}`, 'jetstream {', `  store_dir: "${storeDir}"`, '}', ''].join('\n'),
-  );
+  writeFileSync(conf, config(port, storeDir, options).join('\n'));
   const t0 = Date.now();
   let child: ChildProcess;
   try {
@@ -95,7 +119,7 @@ export async function startNats(timeoutMs = 20_000): Promise<Nats> {
     await exited(child);
   };
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: `${options.tls === undefined ? 'nats' : 'tls'}://127.0.0.1:${port}`,
     port,
     storeDir,
     startMs,

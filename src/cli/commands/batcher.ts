@@ -1,13 +1,14 @@
 import { type Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { LeakscanError } from '../../errors.js';
-import { Batcher, connectBus, openFleetStore, type BatcherStats } from '../../fleet/index.js';
+import { Batcher, connectBus, openFleetStore, type BatcherStats, type BusLoginFlags } from '../../fleet/index.js';
 import { dataLockedError, ServeError } from '../../eventlog/index.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
 import { faultKill } from './fault.js';
+import { addNatsLoginOptions, loginOrUsage } from './nats-login.js';
 
-interface BatcherCliOptions {
+interface BatcherCliOptions extends BusLoginFlags {
   nats: string;
   s3?: string;
   data: string;
@@ -17,6 +18,8 @@ interface BatcherCliOptions {
 
 /** Exit code when the bus cannot be reached (as `leakscan zone` uses 3 for an unreachable API). */
 const kExitUnreachable = 3;
+/** Exit code when the server refuses the login or the TLS handshake (as `leakscan zone` uses 4). */
+const kExitAuth = 4;
 
 function summary(s: BatcherStats): string {
   return (
@@ -28,21 +31,24 @@ function summary(s: BatcherStats): string {
 /**
  * `leakscan batcher --nats URL [--s3 URL] [--data DIR]`: events from the stream to batches and epochs,
  * stateless and competing (src/fleet/batcher.ts). Runs until SIGINT/SIGTERM; exit 0 after a clean
- * stop, 2 on a bad option, 3 when the bus cannot be reached. See docs/fleet.md.
+ * stop, 2 on a bad option, 3 when the bus cannot be reached, 4 when it refuses the login. See
+ * docs/fleet.md.
  */
 export function registerBatcher(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('batcher')
     .description('write the events of the NATS stream as batches and signed epochs (stateless; run any number)')
-    .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT)')
+    .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT, or tls://HOST:PORT to require TLS)')
     .option('--s3 <url>', 'S3 bucket for batches and the audit log: http(s)://HOST[:PORT]/BUCKET[?region=R&if-match=unquoted]; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY')
     .addOption(new Option('-d, --data <dir>', "the audit log's signing key (DIR/audit/); without --s3 also the embedded stores").default('.leakscan'))
     .addOption(new Option('--batch-size <n>', 'events per batch at most').default('1000'))
-    .addOption(new Option('--batch-interval <ms>', 'pause between passes over the zones').default('2000'))
+    .addOption(new Option('--batch-interval <ms>', 'pause between passes over the zones').default('2000'));
+  addNatsLoginOptions(cmd)
     .action(async (opts: BatcherCliOptions) => {
       const err = (line: string): void => void io.stderr.write(`${line}\n`);
       const size = integer('--batch-size', opts.batchSize, 1, 100_000);
       const intervalMs = integer('--batch-interval', opts.batchInterval, 1, 3_600_000);
+      const login = loginOrUsage(opts, io.cwd);
       let store;
       let nc;
       try {
@@ -55,12 +61,12 @@ export function registerBatcher(program: Command, io: CliIO, setExit: (code: num
         throw e;
       }
       try {
-        nc = await connectBus(opts.nats, 'leakscan-batcher');
+        nc = await connectBus(opts.nats, 'leakscan-batcher', login);
       } catch (e) {
         await store.close();
         if (e instanceof LeakscanError && e.code === 'SDD_ERR_FLEET_OPTION') throw new UsageError(`${e.code}: ${e.message}`);
         err(`leakscan: ${(e as LeakscanError).code ?? 'error'}: ${(e as Error).message}`);
-        setExit(kExitUnreachable);
+        setExit((e as LeakscanError).code === 'SDD_ERR_BUS_AUTH' ? kExitAuth : kExitUnreachable);
         return;
       }
       const afterBatch = faultKill(process.env, 'LEAKSCAN_FAULT_KILL_AFTER_BATCH');

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { LeakscanError } from '../../errors.js';
-import { connectBus, ScanWorker, type ScanWorkerStats } from '../../fleet/index.js';
+import { connectBus, type BusLoginFlags, ScanWorker, type ScanWorkerStats } from '../../fleet/index.js';
 import { createScanner } from '../../scanner.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
 import { faultKill } from './fault.js';
+import { addNatsLoginOptions, loginOrUsage } from './nats-login.js';
 
-interface ScanWorkerCliOptions {
+interface ScanWorkerCliOptions extends BusLoginFlags {
   nats: string;
   workers?: string;
   concurrency?: string;
@@ -15,6 +16,8 @@ interface ScanWorkerCliOptions {
 
 /** Exit code when the bus cannot be reached (as `leakscan batcher`). */
 const kExitUnreachable = 3;
+/** Exit code when the server refuses the login or the TLS handshake (as `leakscan zone` uses 4). */
+const kExitAuth = 4;
 
 function summary(s: ScanWorkerStats): string {
   return `${s.bodies} bodies scanned, ${s.events} events published, ${s.scanErrors} scan errors, ${s.retried} given back, ${s.malformed} malformed messages terminated`;
@@ -23,26 +26,29 @@ function summary(s: ScanWorkerStats): string {
 /**
  * `leakscan scan-worker --nats URL`: scans the bodies `serve --scan remote|overflow` publishes and
  * publishes their events (src/fleet/scan-worker.ts). Runs until SIGINT/SIGTERM; exit 0 after a clean
- * stop, 2 on a bad option, 3 when the bus cannot be reached. See docs/fleet.md.
+ * stop, 2 on a bad option, 3 when the bus cannot be reached, 4 when it refuses the login. See
+ * docs/fleet.md.
  */
 export function registerScanWorker(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('scan-worker')
     .description('scan the bodies published to NATS JetStream by `serve --scan remote|overflow` and publish their events')
-    .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT)')
+    .requiredOption('--nats <url>', 'NATS server with JetStream (nats://HOST:PORT, or tls://HOST:PORT to require TLS)')
     .option('--workers <n>', 'scanner worker threads (default: one per core)')
     .option('--concurrency <n>', 'bodies in hand at once (default: 8 per worker thread)')
-    .option('--ack-wait <ms>', 'how long a body may stay unacknowledged before another worker gets it (set by the first worker, which creates the shared consumer)', '60000')
+    .option('--ack-wait <ms>', 'how long a body may stay unacknowledged before another worker gets it (set by the first worker, which creates the shared consumer)', '60000');
+  addNatsLoginOptions(cmd)
     .action(async (opts: ScanWorkerCliOptions) => {
       const err = (line: string): void => void io.stderr.write(`${line}\n`);
       const workers = opts.workers === undefined ? undefined : integer('--workers', opts.workers, 1, 256);
+      const login = loginOrUsage(opts, io.cwd);
       let nc;
       try {
-        nc = await connectBus(opts.nats, 'leakscan-scan-worker');
+        nc = await connectBus(opts.nats, 'leakscan-scan-worker', login);
       } catch (e) {
         if (e instanceof LeakscanError && e.code === 'SDD_ERR_FLEET_OPTION') throw new UsageError(`${e.code}: ${e.message}`);
         err(`leakscan: ${(e as LeakscanError).code ?? 'error'}: ${(e as Error).message}`);
-        setExit(kExitUnreachable);
+        setExit((e as LeakscanError).code === 'SDD_ERR_BUS_AUTH' ? kExitAuth : kExitUnreachable);
         return;
       }
       // Every rule at every level: each body's own thresholds then pick the findings it keeps.

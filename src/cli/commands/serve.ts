@@ -10,8 +10,10 @@ import { startServe, type ServeHandle, type ServeOptions as LibServeOptions, typ
 /** The library's options, and whether to print a newly created admin token (the demo prints its own line). */
 export type ServeOptions = LibServeOptions & { printToken?: boolean };
 import { type CliIO, UsageError } from '../io.js';
+import type { BusLoginFlags } from '../../fleet/index.js';
+import { addNatsLoginOptions, loginOrUsage } from './nats-login.js';
 
-interface ServeCliOptions {
+interface ServeCliOptions extends BusLoginFlags {
   data: string;
   port: string;
   auditPort: string;
@@ -105,8 +107,8 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
   } catch (e) {
     await hooks.stopped?.();
     if (e instanceof ServeError) throw new UsageError(`${e.code}: ${e.message}`);
-    // --nats: a bad URL, or no NATS server with JetStream there.
-    if (e instanceof LeakscanError && (e.code === 'SDD_ERR_FLEET_OPTION' || e.code === 'SDD_ERR_BUS_UNREACHABLE')) throw new UsageError(`${e.code}: ${e.message}`);
+    // --nats: a bad URL, no NATS server with JetStream there, or one that refuses the login.
+    if (e instanceof LeakscanError && (e.code === 'SDD_ERR_FLEET_OPTION' || e.code === 'SDD_ERR_BUS_UNREACHABLE' || e.code === 'SDD_ERR_BUS_AUTH')) throw new UsageError(`${e.code}: ${e.message}`);
     throw e;
   }
   const stop = stopSignal(io);
@@ -167,7 +169,7 @@ export async function serveUntilStopped(io: CliIO, setExit: (code: number) => vo
  * data directory in use). See docs/serve.md.
  */
 export function registerServe(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('serve')
     .description('run the service: Rulesets API, epoch audit log and, with --origin, the scanning proxy')
     .addOption(new Option('-d, --data <dir>', 'data directory (created on first start)').default('.leakscan'))
@@ -183,11 +185,12 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .addOption(new Option('--batch-interval <ms>', '…or this long after its first event').default('2000'))
     .addOption(new Option('--backlog-mb <n>', 'memory for bodies waiting to be scanned; beyond it bodies are skipped and counted').default('64'))
     .addOption(new Option('--drain-timeout <ms>', 'on stop, how long exchanges in progress may take to finish').default('10000'))
-    .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT) and batch them from there (docs/fleet.md)')
+    .option('--nats <url>', 'publish events to NATS JetStream (nats://HOST:PORT, or tls://HOST:PORT to require TLS) and batch them from there (docs/fleet.md)')
     .addOption(new Option('--scan <where>', 'with --nats: scan bodies here, by scan-workers (remote), or by them when the backlog is full (overflow)').choices(['local', 'remote', 'overflow']).default('local'))
     .option('--s3 <url>', "keep the events' batches and the audit log on this S3 bucket (http(s)://HOST[:PORT]/BUCKET[?region=R&if-match=unquoted]; credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)")
     .option('--no-batcher', 'with --nats: leave batching to `leakscan batcher` processes (on the fleet\'s S3 bucket)')
-    .addOption(new Option('--bodies-mb <n>', 'with --scan remote|overflow: bytes the bodies stream holds; beyond it bodies are skipped and counted').default('256'))
+    .addOption(new Option('--bodies-mb <n>', 'with --scan remote|overflow: bytes the bodies stream holds; beyond it bodies are skipped and counted').default('256'));
+  addNatsLoginOptions(cmd)
     .action(async (opts: ServeCliOptions) => {
       const dataDir = resolve(io.cwd, opts.data);
       if (opts.origin === undefined && opts.zone !== undefined) throw new UsageError('--zone needs --origin (zones only matter to the proxy)');
@@ -227,7 +230,7 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
         batch: { size: integer('--batch-size', opts.batchSize, 1, 100_000), intervalMs: integer('--batch-interval', opts.batchInterval, 1, 3_600_000) },
         backlog: { maxBytes: integer('--backlog-mb', opts.backlogMb, 1, 65_536) * 1024 * 1024 },
         drainMs: integer('--drain-timeout', opts.drainTimeout, 0, 3_600_000),
-        ...(opts.nats === undefined ? {} : { nats: opts.nats }),
+        ...(opts.nats === undefined ? {} : { nats: opts.nats, natsLogin: loginOrUsage(opts, io.cwd) }),
         scan: opts.scan,
         batcher: opts.batcher,
         ...(opts.s3 === undefined ? {} : { s3: opts.s3 }),
