@@ -79,14 +79,17 @@ export function registerBatcher(program: Command, io: CliIO, setExit: (code: num
         onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`),
         ...(afterBatch === undefined ? {} : { afterBatch }),
       });
+      // Before start and `ready`: a SIGTERM sent as soon as `ready` appears (or during start) is a
+      // clean stop, never Node's default exit that skips the last pass.
+      const stop = new Promise<string>((r) => {
+        process.once('SIGINT', () => r('SIGINT'));
+        process.once('SIGTERM', () => r('SIGTERM'));
+      });
       const { repaired } = await batcher.start();
       io.stdout.write(`batcher: ${opts.nats} -> ${store.where}\n`);
       if (repaired > 0) io.stdout.write(`recovered: published ${repaired} batch${repaired === 1 ? '' : 'es'} left without an epoch\n`);
       io.stdout.write('ready\n');
-      const sig = await new Promise<string>((r) => {
-        process.once('SIGINT', () => r('SIGINT'));
-        process.once('SIGTERM', () => r('SIGTERM'));
-      });
+      const sig = await stop;
       err(`leakscan: ${sig}: stopping`);
       await batcher.close();
       await nc.drain().catch(() => {});

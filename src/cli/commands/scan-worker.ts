@@ -58,13 +58,16 @@ export function registerScanWorker(program: Command, io: CliIO, setExit: (code: 
       const beforeAck = faultKill(process.env, 'LEAKSCAN_FAULT_KILL_BEFORE_ACK');
       const ackWaitMs = integer('--ack-wait', opts.ackWait, 100, 3_600_000);
       const worker = new ScanWorker({ nc, scanner, concurrency, ackWaitMs, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
-      await worker.start();
-      io.stdout.write(`scan-worker: ${opts.nats}, ${threads} threads, ${concurrency} bodies at once\n`);
-      io.stdout.write('ready\n');
-      const sig = await new Promise<string>((r) => {
+      // Before start and `ready`: a SIGTERM sent as soon as `ready` appears (or during start) is a
+      // clean stop, never Node's default exit that leaves the bodies in hand unacknowledged.
+      const stop = new Promise<string>((r) => {
         process.once('SIGINT', () => r('SIGINT'));
         process.once('SIGTERM', () => r('SIGTERM'));
       });
+      await worker.start();
+      io.stdout.write(`scan-worker: ${opts.nats}, ${threads} threads, ${concurrency} bodies at once\n`);
+      io.stdout.write('ready\n');
+      const sig = await stop;
       err(`leakscan: ${sig}: stopping`);
       await worker.close();
       await scanner.close();
