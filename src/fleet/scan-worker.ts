@@ -27,6 +27,11 @@ export interface ScanWorkerOptions {
   concurrency?: number;
   /** How long a delivered body may stay unacknowledged before it goes to another worker. Default 60 s. */
   ackWaitMs?: number;
+  /**
+   * Event messages waiting for the stream's acknowledgement, across the bodies in hand; past it a body's
+   * next event waits for room (its body stays in hand, never handed back for it). Default 10,000.
+   */
+  maxInFlight?: number;
   onError?: (err: unknown) => void;
   /**
    * Runs after a body's events and outcome are acknowledged by the stream and before the body is: the
@@ -40,7 +45,7 @@ export interface ScanWorkerStats {
   events: number;
   /** Bodies whose scan failed (their outcome is published as `failed`). */
   scanErrors: number;
-  /** Bodies given back (`nak`) because a publish was not acknowledged: scanned again later. */
+  /** Bodies given back (`nak`) because a publish failed after every attempt: scanned again later. */
   retried: number;
   /** Messages terminated as not a body envelope (SDD_ERR_BUS_MESSAGE). */
   malformed: number;
@@ -71,7 +76,9 @@ export class ScanWorker {
     this.#concurrency = options.concurrency ?? 2;
     this.#ackWaitMs = options.ackWaitMs ?? 60_000;
     this.#onError = options.onError ?? (() => {});
-    this.#publisher = new EventPublisher(this.#nc, { onError: this.#onError });
+    // Wait for room rather than refuse: a dense body (thousands of events) with others in hand would
+    // otherwise pass the bound, be handed back, and be scanned again and again.
+    this.#publisher = new EventPublisher(this.#nc, { onError: this.#onError, whenFull: 'wait', ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }) });
     this.#beforeAck = options.beforeAck;
   }
 

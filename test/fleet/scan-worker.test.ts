@@ -113,6 +113,35 @@ if (typeof started === 'string') {
       expect((await verifyDataDir(t.dir, { zone })).ok).toBe(true);
     });
 
+    it('dense bodies past the in-flight bound wait for room: scanned once, never given back, every event stored once', async () => {
+      scanner ??= await createScanner({ allRules: true, minConfidence: 'low', workers: 0 });
+      const zone = randomZone();
+      const card = syntheticCard();
+      // 4 bodies of 120 cards each, all in hand at once, against room for 50 event messages.
+      const envs = Array.from({ length: 4 }, () => envelope(zone));
+      const dense = JSON.stringify({ cards: Array.from({ length: 120 }, () => card) });
+      for (const env of envs) await publishBody(env, dense);
+      let scans = 0;
+      const counting: Scanner = Object.assign(Object.create(scanner) as Scanner, {
+        // Bodies only: the exchange's fields are scanned through here too.
+        analyze: (...args: Parameters<Scanner['analyze']>) => {
+          if (typeof args[0] !== 'string' && (args[0] as Uint8Array).byteLength === dense.length) scans++;
+          return scanner.analyze(...args);
+        },
+      });
+      const worker = new ScanWorker({ nc: await bus('dense'), scanner: counting, concurrency: 4, maxInFlight: 50 });
+      await worker.start();
+      await until(async () => (await pending()) === 0, 'the dense bodies to be acknowledged');
+      await worker.close();
+      expect(worker.stats).toMatchObject({ bodies: 4, events: 480, retried: 0 });
+      expect(scans).toBe(4);
+
+      const jsm = await jetstreamManager(await bus('probe-dense'));
+      const info = await jsm.streams.info('LEAKSCAN_EVENTS', { subjects_filter: `events.${zone}` });
+      // 480 events and 4 outcomes, each stored once.
+      expect(info.state.subjects?.[`events.${zone}`]).toBe(484);
+    }, 120_000);
+
     it('terminates and counts a body without its envelope, and goes on', async () => {
       scanner ??= await createScanner({ allRules: true, minConfidence: 'low', workers: 0 });
       const nc = await bus('raw');
