@@ -12,17 +12,23 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { keepsFinding } from '../rulesets/index.js';
+import { keepsFinding, lowestThreshold } from '../rulesets/index.js';
 import { eventsOf, storedFields } from '../eventlog/index.js';
-import type { Finding, Scanner } from '../types.js';
+import type { Confidence, Finding, Scanner } from '../types.js';
 import { ensureBodiesStream, ensureEventsStream, kBodiesStream, kScanConsumer, zoneOfSubject } from './bus.js';
 import { kExchangeHeader, parseEnvelope, type BodyEnvelope } from './bodies.js';
 import { EventPublisher } from './publisher.js';
 
 export interface ScanWorkerOptions {
   nc: NatsConnection;
-  /** Every managed rule, reporting every level the zones keep (the service's pool at `low`). */
+  /** Every managed rule, reporting every level the zones keep, or the levels `reach` lowers it to. */
   scanner: Scanner;
+  /**
+   * Called before each body's scan with the lowest threshold of the body's zone rules: resolves once
+   * `scanner` reports that level (serve's LevelledScanner.reach). Without it `scanner` must already
+   * report every level. A body whose level cannot be reached is handed back, not scanned short.
+   */
+  reach?: (level: Confidence) => Promise<void>;
   /** Bodies scanned at once. Default 2. */
   concurrency?: number;
   /** How long a delivered body may stay unacknowledged before it goes to another worker. Default 60 s. */
@@ -53,7 +59,8 @@ export interface ScanWorkerStats {
 
 /**
  * @example
- * const worker = new ScanWorker({ nc, scanner: await createScanner({ allRules: true, minConfidence: 'low' }) });
+ * const scanner = await createScanner({ allRules: true, minConfidence: 'low' });
+ * const worker = new ScanWorker({ nc, scanner });
  * await worker.start();
  * await worker.close();
  */
@@ -65,6 +72,7 @@ export class ScanWorker {
   readonly #onError: (err: unknown) => void;
   readonly #publisher: EventPublisher;
   readonly #beforeAck: (() => void) | undefined;
+  readonly #reach: ((level: Confidence) => Promise<void>) | undefined;
   #messages: ConsumerMessages | null = null;
   #loop: Promise<void> | null = null;
   readonly #inFlight = new Set<Promise<void>>();
@@ -80,6 +88,7 @@ export class ScanWorker {
     // otherwise pass the bound, be handed back, and be scanned again and again.
     this.#publisher = new EventPublisher(this.#nc, { onError: this.#onError, whenFull: 'wait', ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }) });
     this.#beforeAck = options.beforeAck;
+    this.#reach = options.reach;
   }
 
   /** Creates the streams and the shared consumer when missing, then pulls bodies until `close()`. */
@@ -145,6 +154,13 @@ export class ScanWorker {
   async #scanAndPublish(env: BodyEnvelope, body: Uint8Array): Promise<boolean> {
     const { info, thresholds } = env;
     const outcome = (o: 'scanned' | 'binary' | 'failed', truncated = false): Promise<boolean> => this.#publisher.outcome(info.zone, { requestId: info.requestId, outcome: o, truncated });
+    try {
+      await this.#reach?.(lowestThreshold(env));
+    } catch (e) {
+      // Scanning above the zone's threshold would lose its findings for good: give the body back.
+      this.#onError(e);
+      return false;
+    }
     let report;
     try {
       report = await this.#scanner.analyze(body, {

@@ -13,6 +13,7 @@ import { Batcher, bodiesSubject, connectBus, encodeEnvelope, ensureBodiesStream,
 import { batchKey, readBatchLines } from '../../src/eventlog/index.js';
 import { verifyDataDir } from '../../src/verify/index.js';
 import type { Scanner } from '../../src/types.js';
+import { LevelledScanner } from '../../src/serve/index.js';
 import { syntheticCard } from '../cli/helpers.js';
 import { tempDir } from '../serve/helpers.js';
 import { natsOrReason, openDataDir, randomZone } from './helpers.js';
@@ -141,6 +142,30 @@ if (typeof started === 'string') {
       // 480 events and 4 outcomes, each stored once.
       expect(info.state.subjects?.[`events.${zone}`]).toBe(484);
     }, 120_000);
+
+    it('scans at high until a body\'s zone keeps lower findings, then at low, with the events serve would make', async () => {
+      const opts = { allRules: true, workers: 0 };
+      const built: string[] = [];
+      const levelled = new LevelledScanner(await createScanner(opts), 'high', async (minConfidence) => {
+        built.push(minConfidence);
+        return createScanner({ ...opts, minConfidence });
+      });
+      cleanup.push(() => levelled.close());
+      // A mod-11-valid NHS number without its label (medium) and a labelled one (high).
+      const nhs = JSON.stringify({ ref: '6871775781', patient: { nhsNumber: '6671150664' } });
+      const at = (level: 'high' | 'medium'): BodyEnvelope => ({ ...envelope(randomZone()), thresholds: { 'uk-nhs': level } });
+      const worker = new ScanWorker({ nc: await bus('levels'), scanner: levelled, reach: (l) => levelled.reach(l) });
+      await worker.start();
+      await publishBody(at('high'), nhs);
+      await until(async () => worker.stats.bodies === 1, 'the high zone\'s body');
+      expect(worker.stats.events).toBe(1);
+      expect(built).toEqual([]);
+      await publishBody(at('medium'), nhs);
+      await until(async () => worker.stats.bodies === 2, 'the medium zone\'s body');
+      expect(worker.stats.events).toBe(3);
+      expect(built).toEqual(['low']);
+      await worker.close();
+    });
 
     it('terminates and counts a body without its envelope, and goes on', async () => {
       scanner ??= await createScanner({ allRules: true, minConfidence: 'low', workers: 0 });

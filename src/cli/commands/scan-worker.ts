@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { LeakscanError } from '../../errors.js';
 import { connectBus, type BusLoginFlags, ScanWorker, type ScanWorkerStats } from '../../fleet/index.js';
 import { createScanner } from '../../scanner.js';
+import { LevelledScanner } from '../../serve/levels.js';
 import { type CliIO, UsageError } from '../io.js';
 import { integer } from './serve.js';
 import { faultKill } from './fault.js';
@@ -51,13 +52,15 @@ export function registerScanWorker(program: Command, io: CliIO, setExit: (code: 
         setExit((e as LeakscanError).code === 'SDD_ERR_BUS_AUTH' ? kExitAuth : kExitUnreachable);
         return;
       }
-      // Every rule at every level: each body's own thresholds then pick the findings it keeps.
-      const scanner = await createScanner({ allRules: true, minConfidence: 'low', ...(workers === undefined ? {} : { workers }) });
+      // Every rule, at `high` until a body's zone keeps findings below it, then at `low` (as serve's
+      // local scan, serve/levels.ts); each body's own thresholds then pick the findings it keeps.
+      const poolOptions = { allRules: true, ...(workers === undefined ? {} : { workers }) };
+      const scanner = new LevelledScanner(await createScanner(poolOptions), 'high', (minConfidence) => createScanner({ ...poolOptions, minConfidence }));
       const threads = workers ?? (await import('node:os')).availableParallelism();
       const concurrency = opts.concurrency === undefined ? 8 * threads : integer('--concurrency', opts.concurrency, 1, 4096);
       const beforeAck = faultKill(process.env, 'LEAKSCAN_FAULT_KILL_BEFORE_ACK');
       const ackWaitMs = integer('--ack-wait', opts.ackWait, 100, 3_600_000);
-      const worker = new ScanWorker({ nc, scanner, concurrency, ackWaitMs, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
+      const worker = new ScanWorker({ nc, scanner, reach: (level) => scanner.reach(level), concurrency, ackWaitMs, onError: (e) => err(`leakscan: error: ${(e as Error)?.message ?? String(e)}`), ...(beforeAck === undefined ? {} : { beforeAck }) });
       // Before start and `ready`: a SIGTERM sent as soon as `ready` appears (or during start) is a
       // clean stop, never Node's default exit that leaves the bodies in hand unacknowledged.
       const stop = new Promise<string>((r) => {
