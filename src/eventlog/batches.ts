@@ -183,14 +183,31 @@ export async function readZoneState(bucket: StoreBucket, log: AuditLog, zone: st
   return { zone, namespace, published, written, lastTo: written > 0 ? await batchIntervalEnd(bucket, zone, written) : null };
 }
 
-/** The `to` of batch n's header (format 2), so the next batch's interval starts where it ended. */
+/**
+ * Bytes of a batch read for its header line: a format 2 header is fixed-shape (zone, numbers, two
+ * timestamps, the coverage counts), a few hundred bytes, while the batch is up to 100,000 events.
+ */
+const kHeaderRangeBytes = 4096;
+
+/**
+ * The `to` of batch n's header (format 2), so the next batch's interval starts where it ended. Reads
+ * the batch's first bytes only (a range GET), the whole batch when its first line is longer.
+ */
 export async function batchIntervalEnd(bucket: StoreBucket, zone: string, n: number): Promise<string | null> {
-  const obj = await bucket.get(batchKey(zone, n));
-  if (obj === null) return null;
-  const bytes = new Uint8Array(await obj.arrayBuffer());
+  const key = batchKey(zone, n);
+  const first = await bucket.get(key, { range: { offset: 0, length: kHeaderRangeBytes } });
+  if (first === null) return null;
+  let bytes = new Uint8Array(await first.arrayBuffer());
   if (batchFormatOf(bytes) < 2) return null;
+  if (bytes.indexOf(0x0a) < 0 && bytes.length < first.size) {
+    const whole = await bucket.get(key);
+    if (whole === null) return null;
+    bytes = new Uint8Array(await whole.arrayBuffer());
+  }
+  const end = bytes.indexOf(0x0a);
+  if (end < 0) return null;
   try {
-    const header = JSON.parse(Buffer.from(bytes.subarray(0, bytes.indexOf(0x0a))).toString('utf8')) as Partial<BatchHeader>;
+    const header = JSON.parse(Buffer.from(bytes.subarray(0, end)).toString('utf8')) as Partial<BatchHeader>;
     return typeof header.to === 'string' ? header.to : null;
   } catch {
     return null;

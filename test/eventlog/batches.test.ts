@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../src/audit/index.js';
 import { createHash } from 'node:crypto';
-import { batchBytes, batchKey, EventLog, namespaceOf, sha256Hex, type PendingEvent } from '../../src/eventlog/index.js';
+import { batchBytes, batchKey, EventLog, namespaceOf, readZoneState, sha256Hex, type PendingEvent } from '../../src/eventlog/index.js';
 import { verifyDataDir } from '../../src/verify/index.js';
-import { openBucket } from '../../src/storage/index.js';
+import { openBucket, type StoreGetOptions } from '../../src/storage/index.js';
 import { tempDir } from '../serve/helpers.js';
 
 const zone = 'abcdefabcdefabcdefabcdefabcdef01';
@@ -131,6 +131,35 @@ describe('EventLog', () => {
     await s.close();
     expect(headers[1]!.from).toBe(headers[0]!.to);
     expect(headers.map((h) => h.coverage.seen)).toEqual([1, 0]);
+  });
+
+  it('reads the previous batch\'s end from its header alone, a range of its first bytes', async () => {
+    const dir = temp();
+    const s = await open(dir);
+    const log = new EventLog({ bucket: s.bucket, log: s.audit.log, size: 2000, intervalMs: 60_000 });
+    log.add(zone, events(2000));
+    await log.close();
+    const whole = new Uint8Array(await (await s.bucket.get(batchKey(zone, 1)))!.arrayBuffer());
+    const header = JSON.parse(Buffer.from(whole.subarray(0, whole.indexOf(0x0a))).toString()) as { to: string };
+    const gets: Array<{ key: string; range: unknown }> = [];
+    const spied = new Proxy(s.bucket, {
+      get: (target, prop) => {
+        if (prop !== 'get') {
+          // The bucket's methods read its private fields: call them on the bucket itself.
+          const v = Reflect.get(target, prop) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        }
+        return (key: string, o?: StoreGetOptions) => {
+          gets.push({ key, range: o?.range });
+          return target.get(key, o);
+        };
+      },
+    });
+    const st = await readZoneState(spied, s.audit.log, zone);
+    expect(st).toMatchObject({ written: 1, published: 1, lastTo: header.to });
+    expect(gets).toEqual([{ key: batchKey(zone, 1), range: { offset: 0, length: 4096 } }]);
+    expect(whole.length).toBeGreaterThan(4096 * 10);
+    await s.close();
   });
 
   it('counts events dropped at the buffer bound in the coverage of the batch', async () => {
