@@ -111,7 +111,9 @@ if (typeof started === 'string') {
       // 8 exchanges of 2 events, each once.
       expect(ok.out).toContain(', 16 events: verified');
       expect(ok.out).toContain('8 responses seen, 8 scanned');
-    });
+      // Four tsx processes (two batchers, two verifies) one after another: past the default 30 s on a
+      // loaded 2-core machine.
+    }, 180_000);
   });
 
   describe('leakscan batcher and scan-worker signals', () => {
