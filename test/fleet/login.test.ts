@@ -120,6 +120,9 @@ if (typeof secured === 'string' || typeof tokened === 'string') {
     it('serve --nats: a refused login is a usage error naming SDD_ERR_BUS_AUTH', async () => {
       const data = tempDir('leakscan-login-serve-');
       try {
+        const without = await runCli(['serve', '--data', data.dir, '--port', '0', '--audit-port', '0', '--nats-tls-ca', tls.ca]);
+        expect(without.code).toBe(2);
+        expect(without.stderr).toContain('--nats-tls-ca needs --nats');
         const r = await runCli(['serve', '--data', data.dir, '--port', '0', '--audit-port', '0', '--nats', tokened.url]);
         expect(r.code).toBe(2);
         expect(r.stderr).toContain('SDD_ERR_BUS_AUTH');

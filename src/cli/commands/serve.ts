@@ -194,6 +194,8 @@ export function registerServe(program: Command, io: CliIO, setExit: (code: numbe
     .action(async (opts: ServeCliOptions) => {
       const dataDir = resolve(io.cwd, opts.data);
       if (opts.origin === undefined && opts.zone !== undefined) throw new UsageError('--zone needs --origin (zones only matter to the proxy)');
+      const loginFlag = (['natsCreds', 'natsUser', 'natsTlsCa', 'natsTlsCert', 'natsTlsKey'] as const).find((k) => opts[k] !== undefined);
+      if (opts.nats === undefined && loginFlag !== undefined) throw new UsageError(`--${loginFlag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --nats`);
       let zones;
       try {
         zones = parseZoneArgs(opts.zone ?? []);
