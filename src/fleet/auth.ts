@@ -85,10 +85,3 @@ export function busLogin(flags: BusLoginFlags, env: NodeJS.ProcessEnv, cwd: stri
   if (Object.keys(tls).length > 0) options.tls = tls;
   return { options, secrets };
 }
-
-/** `text` with every secret of `login` masked: the one place bus errors pass before they are printed. */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join('***');
-  return out;
-}

@@ -15,7 +15,8 @@
 import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { LeakscanError } from '../errors.js';
-import { maskSecrets, type BusLogin } from './auth.js';
+import { maskKnown } from '../redact/index.js';
+import type { BusLogin } from './auth.js';
 
 export const kEventsStream = 'LEAKSCAN_EVENTS';
 export const kBodiesStream = 'LEAKSCAN_BODIES';
@@ -100,7 +101,7 @@ export async function connectBus(url: string, name: string, login: BusLogin = { 
   try {
     return await connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...login.options, ...(tls === undefined ? {} : { tls }) });
   } catch (e) {
-    const detail = maskSecrets(`${printable(url)}: ${(e as Error).message}${(e as Error).cause instanceof Error ? ` (${((e as Error).cause as Error).message})` : ''}`, login.secrets);
+    const detail = maskKnown(`${printable(url)}: ${(e as Error).message}${(e as Error).cause instanceof Error ? ` (${((e as Error).cause as Error).message})` : ''}`, login.secrets);
     throw new LeakscanError(refusedLogin(e) ? 'SDD_ERR_BUS_AUTH' : 'SDD_ERR_BUS_UNREACHABLE', detail);
   }
 }

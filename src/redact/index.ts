@@ -52,3 +52,22 @@ export function maskRanges(
   }
   return out + text.slice(at);
 }
+
+/**
+ * `text` with every occurrence of each of `values` masked (secrets the caller holds, such as a
+ * password that an error message may quote): found here, masked by `maskRanges`. Empty values are
+ * ignored. Shown as `***` by default, so not even the last characters of a password are printed.
+ * @example maskKnown('auth failed for pw s3cr3t', ['s3cr3t']) // 'auth failed for pw ***'
+ */
+export function maskKnown(
+  text: string,
+  values: readonly string[],
+  policy: RedactionPolicy = { kind: 'replace', with: '***' },
+): string {
+  const ranges: Array<[number, number]> = [];
+  for (const v of values) {
+    if (v.length === 0) continue;
+    for (let at = text.indexOf(v); at !== -1; at = text.indexOf(v, at + 1)) ranges.push([at, at + v.length]);
+  }
+  return ranges.length === 0 ? text : maskRanges(text, ranges, undefined, policy);
+}
