@@ -469,7 +469,9 @@ export class Matcher {
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
     let rejects = 0;
-    while (from <= text.length) {
+    // A match that matters starts before the group's end: once `from` is past it, no search can find one.
+    const stop = g.end - ws;
+    while (from <= text.length && from < stop) {
       if (rejects > kMaxRejectsPerWindow) {
         this.windowsCut++;
         return;
