@@ -13,15 +13,36 @@
  * jwtValid(b64url('{"typ":"JWT"}') + '.' + b64url('{}') + '.' + sig); // false: no alg
  */
 export function jwtValid(token: string): boolean {
+  return decodeJwt(token) !== null;
+}
+
+/** A token's header and claims, each decoded once; what `jwtValid`, `jwtAlg` and `jwtClaims` read. */
+export interface DecodedJwt {
+  header: Record<string, unknown> & { alg: string };
+  /** The claims set; null when the payload is a nested token (`cty: JWT`) and not JSON itself. */
+  claims: Record<string, unknown> | null;
+}
+
+/**
+ * The token decoded when `jwtValid` holds, else null: one decode of header and payload for callers that
+ * need the token's validity, `alg` and claims together (a rule's validator runs once per match).
+ */
+export function decodeJwt(token: string): DecodedJwt | null {
   const parts = token.split('.');
-  if (parts.length !== 3) return false;
+  if (parts.length !== 3) return null;
   const [h, p, s] = parts as [string, string, string];
   const header = decodeJwtJson(h);
-  if (header === null || typeof header.alg !== 'string' || header.alg.length === 0) return false;
+  if (header === null || typeof header.alg !== 'string' || header.alg.length === 0) return null;
+  let claims: Record<string, unknown> | null;
   if (typeof header.cty === 'string' && header.cty.toUpperCase() === 'JWT') {
-    if (decodeBase64Url(p) === null) return false;
-  } else if (decodeJwtJson(p) === null) return false;
-  return s.length === 0 || decodeBase64Url(s) !== null;
+    if (decodeBase64Url(p) === null) return null;
+    claims = decodeJwtJson(p);
+  } else {
+    claims = decodeJwtJson(p);
+    if (claims === null) return null;
+  }
+  if (s.length !== 0 && decodeBase64Url(s) === null) return null;
+  return { header: header as DecodedJwt['header'], claims };
 }
 
 /** The `alg` of a token's header, or null when the header is not a JSON object with a string `alg`. */

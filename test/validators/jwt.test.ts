@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeJwtJson, jwtAlg, jwtClaims, jwtValid } from '../../src/validators/jwt.js';
+import fc from 'fast-check';
+import { decodeJwt, decodeJwtJson, jwtAlg, jwtClaims, jwtValid } from '../../src/validators/jwt.js';
 
 const enc = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v), 'utf8').toString('base64url');
 const sig = (n = 32) => randomBytes(n).toString('base64url');
@@ -69,5 +70,40 @@ describe('jwtAlg / jwtClaims / decodeJwtJson', () => {
     expect(jwtClaims('onlyone')).toBeNull();
     expect(decodeJwtJson(enc('[1]'))).toBeNull();
     expect(decodeJwtJson('a')).toBeNull();
+  });
+});
+
+describe('decodeJwt', () => {
+  // The one-decode reader must say what the three separate readers say, token by token.
+  const agrees = (t: string) => {
+    const d = decodeJwt(t);
+    expect(d !== null).toBe(jwtValid(t));
+    if (d === null) return;
+    expect(d.header.alg).toBe(jwtAlg(t));
+    expect(d.claims).toEqual(jwtClaims(t));
+  };
+
+  it('agrees with jwtValid, jwtAlg and jwtClaims on the examples above and their breakages', () => {
+    const tokens = [
+      jwt({ alg: 'HS256', typ: 'JWT' }, { sub: '1' }),
+      jwt({ alg: 'none' }, { role: 'anon', iss: 'supabase' }, ''),
+      `${enc({ alg: 'HS256', cty: 'JWT' })}.${sig(40)}.${sig()}`,
+      `${enc({ alg: 'HS256', cty: 'jwt' })}.${enc({ sub: '1' })}.${sig()}`,
+      jwt({ typ: 'JWT' }, { sub: '1' }),
+      jwt({ alg: 'HS256' }, [1, 2]),
+      jwt({ alg: 'HS256' }, { sub: '1' }, 'a'),
+      `${enc({ alg: 'HS256' })}.${enc({ sub: '1' })}`,
+      'a.b.c.d',
+    ];
+    for (const t of tokens) agrees(t);
+  });
+
+  it('agrees with them on random three-segment strings built from JSON and base64url pieces', () => {
+    const json = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.record({ alg: fc.oneof(fc.constantFrom('HS256', 'none', 'NONE', ''), fc.integer()), cty: fc.option(fc.constantFrom('JWT', 'jwt', 'x')) }).map((v) => JSON.stringify(v)),
+    );
+    const segment = fc.oneof(json.map(enc), fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/), fc.constant(''));
+    fc.assert(fc.property(segment, segment, segment, (h, p, s) => agrees(`${h}.${p}.${s}`)), { numRuns: 500 });
   });
 });

@@ -1,5 +1,5 @@
 import type { RuleDef } from '../types.js';
-import { jwtAlg, jwtClaims, jwtValid } from '../../validators/jwt.js';
+import { decodeJwt, type DecodedJwt } from '../../validators/jwt.js';
 import { pemPrivateKeyValid } from '../../validators/pem.js';
 import { derPrivateKeyBase64Valid } from '../../validators/der-key.js';
 import { ppkValid } from '../../validators/ppk.js';
@@ -11,16 +11,15 @@ import { b64url, derKeySample, jwtSample, kBase64, kBase64Url, kHexLower, pemSam
  * Tokens that are JWTs but published on purpose: Supabase's `anon` key is meant to ship in every
  * browser bundle (row-level security, not the key, protects the data), so it is not a leak.
  */
-function publicByDesign(token: string): boolean {
-  const claims = jwtClaims(token);
+function publicByDesign(jwt: DecodedJwt): boolean {
+  const claims = jwt.claims;
   return claims !== null && claims.iss === 'supabase' && claims.role === 'anon';
 }
 
 /** Signed, well-formed JWT: JSON header with a real `alg`, JSON claims, not a public-by-design key. */
 function signedJwt(token: string): boolean {
-  if (!jwtValid(token)) return false;
-  const alg = jwtAlg(token);
-  return alg !== null && alg.toLowerCase() !== 'none' && !publicByDesign(token);
+  const jwt = decodeJwt(token);
+  return jwt !== null && jwt.header.alg.toLowerCase() !== 'none' && !publicByDesign(jwt);
 }
 
 /**
@@ -36,7 +35,7 @@ function base64WrappedJwt(value: string): boolean {
 
 /** Unsigned JWT (`alg: none`, empty signature). */
 function unsignedJwt(token: string): boolean {
-  return jwtValid(token) && jwtAlg(token)?.toLowerCase() === 'none';
+  return decodeJwt(token)?.header.alg.toLowerCase() === 'none';
 }
 
 /** Placeholder bodies: long runs of one character, `xxxxxxxx`, or placeholder words. */
