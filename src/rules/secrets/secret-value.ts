@@ -30,27 +30,45 @@ export function credentialLike(value: string): boolean {
  * `P4ssw0rd!` → `Password!`, `S3cr3t2024` → `Secret2024`: the digit and symbol stand-ins of leetspeak,
  * for the word test. A stand-in is a single one next to a letter (the digits of `2024` are a number).
  * People swap a few letters; a value with more stand-ins (random text, hex) is left as it is.
+ * Neighbours are read from the value as given, not as swapped; codes, not strings, per character.
  */
 function unleet(value: string): string {
-  const isLetter = (c: string) => /[A-Za-z]/.test(c);
-  const isDigit = (c: string) => /[0-9]/.test(c);
-  let out = '';
+  const len = value.length;
   let n = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charAt(i);
-    const prev = value.charAt(i - 1);
-    const next = value.charAt(i + 1);
-    const sub = kLeet[c];
-    if (sub !== undefined && !isDigit(prev) && !isDigit(next) && (isLetter(prev) || isLetter(next))) {
-      out += sub;
-      n++;
-    } else {
-      out += c;
-    }
+  for (let i = 0; i < len; i++) if (isStandIn(value, i)) n++;
+  if (n === 0 || n > 3 || n * 4 > len) return value;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < len; i++) {
+    if (!isStandIn(value, i)) continue;
+    out += value.slice(from, i) + kLeet[value.charCodeAt(i)]!;
+    from = i + 1;
   }
-  return n > 3 || n * 4 > value.length ? value : out;
+  return out + value.slice(from);
 }
-const kLeet: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+/** The letter a stand-in's code unit means, by code (`0` → `o`, `@` → `a`); undefined for the rest. */
+const kLeet: ReadonlyArray<string | undefined> = (() => {
+  const t: Array<string | undefined> = new Array<string | undefined>(128).fill(undefined);
+  for (const [c, l] of Object.entries({ '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' })) t[c.charCodeAt(0)] = l;
+  return t;
+})();
+
+/** Whether the unit at `i` is a stand-in swapped by `unleet`: no digit beside it, a letter on some side. */
+function isStandIn(value: string, i: number): boolean {
+  const c = value.charCodeAt(i);
+  if (c >= 128 || kLeet[c] === undefined) return false;
+  const prev = value.charCodeAt(i - 1);
+  const next = value.charCodeAt(i + 1);
+  return !isDigitCode(prev) && !isDigitCode(next) && (isLetterCode(prev) || isLetterCode(next));
+}
+
+/** ASCII letter / digit by code unit (NaN, past either end, is neither). */
+function isLetterCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 
 /** Letter runs split at case changes (`HTTPServer` → `HTTP`, `Server`) and digit runs; other characters split. */
 function pieces(value: string): string[] {
@@ -64,11 +82,12 @@ function pieces(value: string): string[] {
  * `qwerty`, `football`, `autumn`, `jquery`, `webpack`). About 58% of all pairs, so a random run of
  * five letters passes with a probability near 0.58^4 ≈ 11%, a word nearly always.
  */
-const kEnglishPairs: ReadonlySet<string> = new Set(
-  'aabcdfgijklmnprstuvwxyz babcdeghijloprstuy cabcdefhiklmoprstuy dabcdefgilmnoprstuvy eabcdefghijlmnopqrstuvwxy facdefilorstuy gaceghilnoprstuy haceimorstuy iabcdefgklmnoprstvxz jaeoqsu kacdefinprs labcdehiklmnoprstuvy mabdegijlmnopsuvy nacdefgijklmnoprstuvy oabcdefgijklmnoprstuvwxyz pacdeghilmoprstuvy quw rabcdefgiklmnoprstuvwy sabcdefghiklmnoprstuvwy tabcdefghilmnoprstuwy uabcdefgilmnprst vaegiou wadehinorsw xaceipty yabcdeilmnoprst zaeioz'
-    .split(' ')
-    .flatMap((row) => [...row.slice(1)].map((second) => row.charAt(0) + second)),
-);
+const kEnglishPairs: Uint8Array = (() => {
+  const t = new Uint8Array(26 * 26);
+  const rows = 'aabcdfgijklmnprstuvwxyz babcdeghijloprstuy cabcdefhiklmoprstuy dabcdefgilmnoprstuvy eabcdefghijlmnopqrstuvwxy facdefilorstuy gaceghilnoprstuy haceimorstuy iabcdefgklmnoprstvxz jaeoqsu kacdefinprs labcdehiklmnoprstuvy mabdegijlmnopsuvy nacdefgijklmnoprstuvy oabcdefgijklmnoprstuvwxyz pacdeghilmoprstuvy quw rabcdefgiklmnoprstuvwy sabcdefghiklmnoprstuvwy tabcdefghilmnoprstuwy uabcdefgilmnprst vaegiou wadehinorsw xaceipty yabcdeilmnoprst zaeioz';
+  for (const row of rows.split(' ')) for (const second of row.slice(1)) t[(row.charCodeAt(0) - 97) * 26 + second.charCodeAt(0) - 97] = 1;
+  return t;
+})();
 
 /**
  * Letters of a name: lower-case or capitalised (all capitals only in a value without lower case, as in
@@ -76,11 +95,19 @@ const kEnglishPairs: ReadonlySet<string> = new Set(
  * `Jtqq`, `clwvffcpjqpg` and the capital runs of mixed-case random text (`ZSW` in `…ZSW%Cax…`) do not.
  */
 function wordLetters(p: string, hasLower: boolean): boolean {
-  if (hasLower && p === p.toUpperCase()) return false;
-  const l = p.toLowerCase();
-  if (!/[aeiouy]/.test(l)) return false;
-  for (let i = 1; i < l.length; i++) if (!kEnglishPairs.has(l.slice(i - 1, i + 1))) return false;
-  return true;
+  // A piece is ASCII letters, lower case after its first letter or all capitals (see `pieces`):
+  // it has no lower case exactly when its last letter is a capital.
+  const last = p.charCodeAt(p.length - 1);
+  if (hasLower && last >= 65 && last <= 90) return false;
+  let vowel = false;
+  let before = -1;
+  for (let i = 0; i < p.length; i++) {
+    const l = (p.charCodeAt(i) | 32) - 97;
+    if (l === 0 || l === 4 || l === 8 || l === 14 || l === 20 || l === 24) vowel = true;
+    if (before >= 0 && kEnglishPairs[before * 26 + l] !== 1) return false;
+    before = l;
+  }
+  return vowel;
 }
 
 /**
