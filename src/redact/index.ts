@@ -20,12 +20,29 @@ const kMaxMask = 16;
  */
 export function redact(value: string, policy: RedactionPolicy = kDefaultRedaction): string {
   if (policy.kind === 'replace') return policy.with;
-  const chars = Array.from(value);
-  const keep = Math.min(policy.keep, Math.floor(chars.length / 4));
-  const hidden = chars.length - keep;
+  // Lengths count characters (code points): a pair of surrogates is one, and is kept or hidden whole.
+  // Without pairs (nearly every value) units are characters, and no array of them is made.
+  const chars = hasSurrogatePair(value) ? Array.from(value) : null;
+  const length = chars === null ? value.length : chars.length;
+  const keep = Math.min(policy.keep, Math.floor(length / 4));
+  const hidden = length - keep;
   const mask = hidden > kMaxMask ? `${'*'.repeat(kMaxMask)}[+${hidden - kMaxMask}]` : '*'.repeat(hidden);
-  const kept = keep === 0 ? '' : policy.fromEnd ? chars.slice(-keep).join('') : chars.slice(0, keep).join('');
+  let kept = '';
+  if (keep > 0 && chars === null) kept = policy.fromEnd ? value.slice(length - keep) : value.slice(0, keep);
+  else if (keep > 0) kept = policy.fromEnd ? chars!.slice(-keep).join('') : chars!.slice(0, keep).join('');
   return policy.fromEnd ? mask + kept : kept + mask;
+}
+
+/** Whether a high surrogate is followed by a low one somewhere in `value` (a lone half is one character). */
+function hasSurrogatePair(value: string): boolean {
+  for (let i = 0; i < value.length - 1; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = value.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) return true;
+    }
+  }
+  return false;
 }
 
 /**
