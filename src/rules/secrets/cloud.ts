@@ -69,9 +69,12 @@ export const cloudRules: readonly RuleDef[] = [
     trigger: {
       keywords: [
         'secret_access_key', 'secretaccesskey', 'secret-access-key', 'secret.access.key', 'secret access key',
-        'secret_key', 'secretkey', 'secret-key', 'secret.key', 'secret key', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T',
+        'aws_secret', 'awssecret', 'aws-secret', 'aws.secret', 'aws secret', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T',
       ],
     },
+    // A `secret_key` counts only after `aws` (the anchor names the second) or after a key ID, whose
+    // own trigger's window reaches it: a bare `secret_key` is no trigger, which spares a window
+    // search wherever Django's or Rails' settings name one.
     // Four anchors, so a bare `secret_key` (Django, Rails…) is never enough: AWS's own names
     // (`aws_secret_access_key`, `SecretAccessKey` in STS JSON/XML, `AWS_SECRET_KEY`, the console's and
     // the IAM credentials CSV's "Secret access key"), any `secret_key` that follows an access key ID
