@@ -16,7 +16,9 @@ type Re2Ctor = new (pattern: string, flags: string) => Re2Wasm;
  * a process holds at most one object per distinct rule pattern — and an abort reloads a fresh
  * instance, recompiling lazily, instead of taking the scanner down.
  */
-let RE2: Re2Ctor = load();
+// Loaded on the first compile: where the native binding serves, the module (some 50 ms of start-up)
+// is never read.
+let RE2: Re2Ctor | null = null;
 let generation = 0;
 const cache = new Map<string, Re2Wasm>();
 
@@ -45,6 +47,7 @@ function compiled(pattern: string, flags: string): Re2Wasm {
   const key = `${flags}/${pattern}`;
   let re = cache.get(key);
   if (re === undefined) {
+    RE2 ??= load();
     re = new RE2(pattern, flags);
     cache.set(key, re);
   }
