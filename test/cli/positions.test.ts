@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeForPositions, findingPositions } from '../../src/cli/inputs/positions.js';
 import type { Finding } from '../../src/types.js';
@@ -13,6 +14,68 @@ function at(body: string, value: string, from = 0): Finding {
   const start = Buffer.from(body).indexOf(value, Buffer.byteLength(body.slice(0, from)));
   return { ruleId: 'x', description: 'x', tags: [], start, end: start + Buffer.byteLength(value), redacted: '*', confidence: 'high' };
 }
+
+/**
+ * The positions as the command computed them before it walked the bytes itself: an indexOf per line
+ * and a decode per point. Kept as the oracle for the byte walk, quirks included (a point inside an
+ * invalid sequence decodes its halves apart).
+ */
+function positionsByIndexOf(findings: readonly Finding[], body: Uint8Array) {
+  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const points = [...new Set(findings.flatMap((f) => [f.start, f.end]))].sort((a, b) => a - b);
+  const at = new Map<number, { line: number; column: number }>();
+  let line = 1;
+  let lineStart = 0;
+  let pos = 0; // bytes before `pos` are accounted for in `line` / `column`
+  let column = 1;
+  for (const p of points) {
+    const target = Math.min(p, buf.length);
+    for (;;) {
+      const nl = buf.indexOf(0x0a, pos);
+      if (nl === -1 || nl >= target) break;
+      line++;
+      lineStart = nl + 1;
+      pos = lineStart;
+      column = 1;
+    }
+    if (pos < lineStart) pos = lineStart;
+    column += buf.toString('utf8', pos, target).length;
+    pos = target;
+    at.set(p, { line, column });
+  }
+  return findings.map((f) => {
+    const s = at.get(f.start)!;
+    const e = at.get(f.end)!;
+    return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+  });
+}
+
+describe('findingPositions against its indexOf-and-decode formulation', () => {
+  it('agrees on random bodies of ASCII, multi-byte UTF-8, CRLF and invalid bytes', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('a', 'Z', ' ', '\n', '\r\n', 'é', '€', '😀').map((t) => Buffer.from(t)),
+      fc.constantFrom(0x80, 0xbf, 0xc3, 0xe2, 0xf0, 0xff).map((b) => Buffer.from([b])),
+    );
+    // Findings start and end between characters (or stray bytes), as the engine's offsets do.
+    const body = fc.array(piece, { minLength: 1, maxLength: 80 }).map((a) => {
+      const edges = [0];
+      for (const x of a) edges.push(edges[edges.length - 1]! + x.length);
+      return { bytes: Buffer.concat(a), edges };
+    });
+    fc.assert(
+      fc.property(body, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 6 }), ({ bytes, edges }, spans) => {
+        const findings = spans.map(([x, y]): Finding => {
+          const i = x % edges.length;
+          const start = edges[i]!;
+          const end = edges[Math.min(edges.length - 1, i + (y % 6))]!;
+          return { ruleId: 'x', description: 'x', tags: [], start, end, redacted: '*', confidence: 'high' };
+        });
+        expect(findingPositions(findings, bytes)).toEqual(positionsByIndexOf(findings, bytes));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
 
 describe('findingPositions', () => {
   it('counts lines at LF (CRLF once) and columns in UTF-16 code units, end exclusive', () => {

@@ -49,22 +49,25 @@ export function findingPositions(findings: readonly Finding[], body: Uint8Array,
   const points = [...new Set(findings.flatMap((f) => [f.start, f.end]))].sort((a, b) => a - b);
   const at = new Map<number, { line: number; column: number }>();
   let line = 1;
-  let lineStart = 0;
   let pos = 0; // bytes before `pos` are accounted for in `line` / `column`
   let column = 1;
   for (const p of points) {
     const target = Math.min(p, buf.length);
-    for (;;) {
-      const nl = buf.indexOf(0x0a, pos);
-      if (nl === -1 || nl >= target) break;
-      line++;
-      lineStart = nl + 1;
-      pos = lineStart;
-      column = 1;
+    // One pass over the bytes up to the point: the lines it crosses, and whether the stretch of its
+    // own line holds anything but ASCII (then the stretch is decoded, as editors count its columns).
+    let from = pos;
+    let wide = false;
+    for (let i = pos; i < target; i++) {
+      const b = buf[i]!;
+      if (b === 0x0a) {
+        line++;
+        column = 1;
+        from = i + 1;
+        wide = false;
+      } else if (b >= 0x80) wide = true;
     }
-    if (pos < lineStart) pos = lineStart;
-    column += buf.toString('utf8', pos, target).length;
-    pos = target;
+    if (target > from) column += wide ? buf.toString('utf8', from, target).length : target - from;
+    pos = Math.max(pos, target);
     at.set(p, { line, column });
   }
   return findings.map((f) => {
