@@ -2,7 +2,7 @@ import type { BodySource, BodyStream, Finding, ScanMeta, ScanReport, Scanner, Sc
 import { LeakscanError } from './errors.js';
 import { checkConfidence, selectRules } from './rules/index.js';
 import { bodyBytes, compileProgram, kMaxScanBytes, resolveBackend, scanStream, type Program } from './engine/index.js';
-import { PoolScanner, type PoolScannerOptions } from './pool/index.js';
+import type { PoolScannerOptions } from './pool/index.js';
 
 /** Compiles the selected rules for the chosen backend (throws on unknown rule ids/tags). */
 export function programFor(options: ScannerOptions = {}): Program {
@@ -69,5 +69,8 @@ export class LocalScanner implements Scanner {
  */
 export async function createScanner(options: PoolScannerOptions = {}): Promise<Scanner> {
   if (options.workers === 0) return new LocalScanner(options);
+  // The pool (Piscina and its worker) is loaded only when one is asked for: an in-thread scan's
+  // start-up (`leakscan scan` of a few files) does not read it.
+  const { PoolScanner } = await import('./pool/index.js');
   return PoolScanner.create(options, checkLimits(options));
 }
