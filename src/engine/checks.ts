@@ -52,11 +52,19 @@ function escapeRegExp(s: string): string {
 
 /** The regex class `[body]` and its answer (1 or 0) for each ASCII code: a rule's class bodies are read one way. */
 export function asciiClass(body: string): { re: RegExp; ascii: Uint8Array } {
-  const re = new RegExp(`^[${body}]$`, 'u');
-  const ascii = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
-  return { re, ascii };
+  // Rules share a few bodies (`A-Za-z0-9` dozens of times): each is worked out once per process, and
+  // every caller gets its own copy of the columns (the prefilter edits its copy).
+  let known = kAsciiClasses.get(body);
+  if (known === undefined) {
+    const re = new RegExp(`^[${body}]$`, 'u');
+    const ascii = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+    known = { re, ascii };
+    kAsciiClasses.set(body, known);
+  }
+  return { re: known.re, ascii: known.ascii.slice() };
 }
+const kAsciiClasses = new Map<string, { re: RegExp; ascii: Uint8Array }>();
 
 function classTest(body: string | undefined): ((code: number) => boolean) | null {
   const cls = body ?? kDefaultBoundary;
