@@ -85,6 +85,21 @@ export interface RunShape {
   readonly block?: { readonly before?: { readonly chars: string; readonly skip?: string }; readonly after?: { readonly chars: string; readonly skip?: string } };
 }
 
+/**
+ * A rule's match on a group without a pattern call (`RuleDef.runMatch`). `text` is the window the
+ * pattern would search (its start is the pattern's `^`, its end the text's end), [start, end) the
+ * group of trigger spans. False when unsure. True after writing to `out` the match's start (out[0])
+ * and its value's start (out[1]), both ending at `end`, when a leftmost-first search of the pattern
+ * over `text` would:
+ * - from out[0], find exactly that match (and that value: the rule's `group`);
+ * - from any position after out[0] and before `end`, find no match starting before `end`;
+ * - from any position before out[0], find only matches that end by out[0] and by `start`.
+ * Then the engine's loop over the window meets that match alone among those it reports for the group,
+ * and the match's checks (`accept`) decide as they would. test/rules/run-match.test.ts holds every
+ * rule's function to these three claims against the rule's own pattern.
+ */
+export type RunMatch = (text: string, start: number, end: number, out: Int32Array) => boolean;
+
 /** A text the rule must (positive) or must not (negative) find. */
 export interface RuleExample {
   readonly text: string;
@@ -188,6 +203,12 @@ export interface RuleDef {
    * pattern call: the run gate these rules share by construction.
    */
   readonly valueIsRun?: boolean;
+  /**
+   * The pattern's match on a group that is one digit run, worked out from the run itself (see
+   * `RunMatch`): the engine then reports it without searching the window. Only where the rule can
+   * prove the search would find that match and no other; unset, or false for a group, the pattern runs.
+   */
+  readonly runMatch?: RunMatch;
   /**
    * Characters that must NOT touch the whole match on each side, as the body of a character class
    * (`'A-Za-z0-9'`). Default `'A-Za-z0-9'` on both sides; `''` disables the check on that side.

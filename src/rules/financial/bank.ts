@@ -1,8 +1,9 @@
-import type { RuleDef } from '../types.js';
+import type { RuleDef, RunMatch } from '../types.js';
 import { abaValid } from '../../validators/aba.js';
 import { ibanLength, ibanValid, kIbanBbanFormats } from '../../validators/iban.js';
 import { luhnValid } from '../../validators/luhn.js';
 import { kIsoCountryCodes } from './countries.js';
+import { isDigitAt } from '../run-match.js';
 
 /**
  * IBAN pattern: for each IBAN length in the registry, the countries of that length, two check digits
@@ -20,11 +21,75 @@ function ibanPattern(): string {
   const branches = [...byLength.entries()]
     .sort(([a], [b]) => a - b)
     .map(([len, ccs]) => {
-      const groups = Math.floor((len - 4) / 4);
-      const rest = (len - 4) % 4;
+      const groups = ibanFours(len);
+      const rest = ibanRest(len);
       return `(?:${ccs.join('|')})[0-9]{2}(?:[ -]?[A-Z0-9]{4}){${groups}}${rest > 0 ? `(?:[ -]?[A-Z0-9]{${rest}})` : ''}`;
     });
   return `(?:${branches.join('|')})`;
+}
+
+/** After the country code and check digits, an IBAN of `len` characters has this many groups of four… */
+function ibanFours(len: number): number {
+  return (len - 4) >> 2;
+}
+
+/** …and a last group of this many characters (0: none). */
+function ibanRest(len: number): number {
+  return (len - 4) & 3;
+}
+
+/**
+ * The IBAN pattern's match on a group (`RunMatch`). Every match is made of capitals, digits, spaces
+ * and dashes, and starts with a registry country code and two digits, where only its country's branch
+ * can match (`ibanBranchEnd`). So when, in the stretch of such characters that reaches the group (back
+ * to the first character outside them) and on to the group's end, exactly one such place starts a
+ * match, no other match starts there or reaches into it. True when that match ends at `end`.
+ */
+const ibanRunMatch: RunMatch = (text, start, end, out) => {
+  let from = start;
+  while (from > 0 && ibanStretchCode(text.charCodeAt(from - 1))) {
+    if (start - --from > kIbanMaxLength) return false;
+  }
+  let ms = -1;
+  let me = -1;
+  for (let q = from; q < end; q++) {
+    const c = text.charCodeAt(q);
+    if (c < 65 || c > 90) continue;
+    const e = ibanBranchEnd(text, q);
+    if (e < 0) continue;
+    if (ms >= 0) return false;
+    ms = q;
+    me = e;
+  }
+  if (me !== end) return false;
+  out[0] = ms;
+  out[1] = ms;
+  return true;
+};
+
+/**
+ * Where the IBAN pattern's match starting at `q` ends, or -1 for none: a registry country code, two
+ * digits and its branch's groups, a space or dash before a group taken whenever present (leaving it
+ * would fail the group), as `ibanPattern` writes them.
+ */
+function ibanBranchEnd(text: string, q: number): number {
+  const c0 = text.charCodeAt(q);
+  const c1 = text.charCodeAt(q + 1);
+  if (c0 < 65 || c0 > 90 || c1 < 65 || c1 > 90 || !isDigitAt(text, q + 2) || !isDigitAt(text, q + 3)) return -1;
+  const len = kIbanCountries[26 * (c0 - 65) + (c1 - 65)]!;
+  if (len === 0) return -1;
+  const groups = ibanFours(len);
+  const rest = ibanRest(len);
+  let i = q + 4;
+  for (let k = 0; k < groups + (rest > 0 ? 1 : 0); k++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 45) i++;
+    for (const to = i + (k < groups ? 4 : rest); i < to; i++) {
+      const x = text.charCodeAt(i);
+      if (!((x >= 65 && x <= 90) || (x >= 48 && x <= 57))) return -1;
+    }
+  }
+  return i;
 }
 
 /**
@@ -49,9 +114,12 @@ function trackRunGate(text: string, _start: number, end: number): boolean {
   return c === 94 || c === 61;
 }
 
-/** Registry country codes by their two letters' index (26 × first + second): the gate looks them up per run. */
+/**
+ * Registry country codes by their two letters' index (26 × first + second), each with its IBAN length
+ * (0: not in the registry): the gate and `ibanBranchEnd` look them up per run.
+ */
 const kIbanCountries = new Uint8Array(26 * 26);
-for (const cc of Object.keys(kIbanBbanFormats)) kIbanCountries[26 * (cc.charCodeAt(0) - 65) + (cc.charCodeAt(1) - 65)] = 1;
+for (const cc of Object.keys(kIbanBbanFormats)) kIbanCountries[26 * (cc.charCodeAt(0) - 65) + (cc.charCodeAt(1) - 65)] = ibanLength(cc)!;
 const kIbanMaxLength = 34 + 8;
 
 /**
@@ -73,7 +141,7 @@ export function ibanRunGate(text: string, start: number, _end: number): boolean 
   for (let p = start - 2; p >= limit; p--) {
     const c0 = text.charCodeAt(p);
     if (!ibanStretchCode(c0)) return false;
-    if (c0 >= 65 && c0 <= 90 && c1 >= 65 && c1 <= 90 && c2 >= 48 && c2 <= 57 && c3 >= 48 && c3 <= 57 && kIbanCountries[26 * (c0 - 65) + (c1 - 65)] === 1) return true;
+    if (c0 >= 65 && c0 <= 90 && c1 >= 65 && c1 <= 90 && c2 >= 48 && c2 <= 57 && c3 >= 48 && c3 <= 57 && kIbanCountries[26 * (c0 - 65) + (c1 - 65)] !== 0) return true;
     c3 = c2;
     c2 = c1;
     c1 = c0;
@@ -103,6 +171,7 @@ const kIban: RuleDef = {
   pattern: ibanPattern(),
   maxLength: kIbanMaxLength,
   runGate: ibanRunGate,
+  runMatch: ibanRunMatch,
   validate: ibanRuleValid,
   note: 'Matches the electronic (no spaces) and print (a space every 4 characters) forms in upper case, as ISO 13616 writes them, and the same groups joined by dashes; lower-case or mixed-case IBANs are not reported: they are rare in generated responses, and accepting them would let lower-case identifiers through on length and checksum alone. IBANs whose BBAN has no run of 8 digits (possible in a few alphanumeric formats) are not triggered.',
   examples: {

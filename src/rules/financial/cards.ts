@@ -1,6 +1,7 @@
-import type { RuleDef, RuleExample } from '../types.js';
+import type { RuleDef, RuleExample, RunMatch } from '../types.js';
 import { luhnValid } from '../../validators/luhn.js';
-import { kNumberLeadIn, kNumberLeadInLength } from './shape.js';
+import { runGoesOn } from '../run-match.js';
+import { kNumberLeadIn, kNumberLeadInLength, numberLeadInStart } from './shape.js';
 
 /**
  * Payment card numbers (PANs), one rule per brand. Every rule shares the same shape:
@@ -260,6 +261,7 @@ function cardRule(brand: Brand): RuleDef {
     // Lead-in, four digits, then each further digit with at most one separator before it.
     maxLength: kNumberLeadInLength + 4 + 2 * (max + 1 - 4),
     runGate: brand === kOtherNetworks ? otherNetworkRunGate : brandRunGate(brand),
+    runMatch: cardRunMatch(brand.first4, min, max),
     validate: cardValidator(brand),
     // `4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881`: after an accepted card, the next
     // number of the list needs no lead-in (a card never follows a digit and a space otherwise).
@@ -267,6 +269,47 @@ function cardRule(brand: Brand): RuleDef {
     examples: { positive: brand.positive, negative: brand.negative },
   };
   return brand.note === undefined ? rule : { ...rule, note: brand.note };
+}
+
+/**
+ * A card rule's match on a group that is one number (`RunMatch`): a run of `min` to `max` digits,
+ * unseparated or joined by one kind of separator (a space or a dash) after a first group of at least
+ * four and fewer than `min` digits, starting with the brand's first four digits, after a lead-in, and
+ * followed by nothing the pattern would take on. Then the pattern's value is the whole run: unseparated,
+ * its first branch takes every digit; grouped, that branch stops at the first separator short of its
+ * minimum, and the branch of the run's separator takes every digit (at most `max` - 4 of its `max` - 3).
+ * Inside the run no lead-in fits, so no other match starts there.
+ */
+function cardRunMatch(first4: string, min: number, max: number): RunMatch {
+  const head = new RegExp(`(?:${first4})`, 'y');
+  return (text, start, end, out) => {
+    const ms = numberLeadInStart(text, start);
+    if (ms < 0 || runGoesOn(text, end)) return false;
+    let digits = 0;
+    let sep = 0;
+    let firstGroup = 0;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 48 && c <= 57) {
+        digits++;
+        continue;
+      }
+      // One kind of separator, each between two digits (the run's last character is checked below).
+      if ((c !== 32 && c !== 45) || (sep !== 0 && c !== sep) || i === start || text.charCodeAt(i - 1) === c) return false;
+      if (sep === 0) {
+        sep = c;
+        firstGroup = digits;
+      }
+    }
+    const last = text.charCodeAt(end - 1);
+    if (last < 48 || last > 57 || digits < min || digits > max) return false;
+    if (sep !== 0 && (firstGroup < 4 || firstGroup >= min)) return false;
+    head.lastIndex = start;
+    if (!head.test(text) || head.lastIndex !== start + 4) return false;
+    out[0] = ms;
+    out[1] = start;
+    return true;
+  };
 }
 
 // Numbers below are the networks' public test numbers (Stripe and PayPal developer docs) or synthetic

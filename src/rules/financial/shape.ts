@@ -1,3 +1,5 @@
+import { isLetterCode, isSurrogateCode } from '../run-match.js';
+
 /**
  * Pattern pieces shared by the numeric financial rules. A card or routing number is only credible when
  * it is a whole number, not a slice of a longer one. Boundaries see one character, so they catch
@@ -20,3 +22,23 @@ export const kNumberLeadIn = '(?:^[ .-]?|[^0-9A-Za-z .-]|[^0-9A-Za-z][ .-]|[A-Za
 
 /** Characters `kNumberLeadIn` may consume before the value (for `maxLength`). */
 export const kNumberLeadInLength = 2;
+
+/**
+ * Where `kNumberLeadIn` starts for a number at `p` of `text` (-1: no lead-in fits, or not known
+ * here). Its alternatives, the search taking the leftmost: the text start with an optional separator,
+ * one character that is neither alphanumeric nor a separator, a non-alphanumeric and a separator, or
+ * a letter and a space.
+ */
+export function numberLeadInStart(text: string, p: number): number {
+  if (p === 0) return 0;
+  const c1 = text.charCodeAt(p - 1);
+  if (c1 === 32 || c1 === 45 || c1 === 46) {
+    if (p === 1) return 0;
+    const c2 = text.charCodeAt(p - 2);
+    if ((c2 >= 48 && c2 <= 57) || isSurrogateCode(c2)) return -1;
+    if (isLetterCode(c2)) return c1 === 32 ? p - 2 : -1;
+    return p - 2;
+  }
+  if ((c1 >= 48 && c1 <= 57) || isLetterCode(c1) || isSurrogateCode(c1)) return -1;
+  return p - 1;
+}

@@ -1,4 +1,5 @@
-import type { RuleDef } from '../types.js';
+import type { RuleDef, RunMatch } from '../types.js';
+import { isDigitAt, isLetterCode, isPlainRun, isSurrogateCode, runGoesOn } from '../run-match.js';
 
 /**
  * Pattern pieces shared by the PII rules. Patterns must run on RE2 and on V8 (`u` flag), so there is
@@ -8,7 +9,7 @@ import type { RuleDef } from '../types.js';
  * reporting the value through capture group 1.
  */
 
-type RunShape = Pick<RuleDef, 'pattern' | 'group' | 'boundary'>;
+type RunShape = Pick<RuleDef, 'pattern' | 'group' | 'boundary' | 'runMatch'>;
 
 /**
  * An optional `separator + digit` after the value, inside the value group: when the run goes on
@@ -31,11 +32,50 @@ const kRunTail = '(?:[ .\\-][0-9])?';
  * (`NHS 943…`), and context words are looked for before the match.
  */
 export function wholeRun(body: string): RunShape {
-  return {
+  const shape = {
     pattern: `(?:^|[^0-9A-Za-z .\\-]|(?:^|[^0-9])[ .\\-])((?:${body})${kRunTail})`,
     group: 1,
     boundary: { left: '' },
   };
+  // A body with letters (`2A` in a NIR) could run a value through a lead-in: left to the pattern.
+  return /[A-Za-z]/.test(body) ? shape : { ...shape, runMatch: wholeRunMatch(body) };
+}
+
+/**
+ * `wholeRun`'s match on a group that is one run of digits and single separators (`RunMatch`): the
+ * lead-in before it (the only place one fits: inside the run every character is a digit or a
+ * separator after a digit), then the body, when it takes the whole run and nothing follows that the
+ * tail would take. The body is asked with a sticky regex at the run's start, which chooses among its
+ * alternatives as the pattern does (leftmost-first); its bodies are digits and separators.
+ */
+function wholeRunMatch(body: string): RunMatch {
+  const re = new RegExp(`(?:${body})`, 'uy');
+  return (text, start, end, out) => {
+    const ms = wholeRunLeadIn(text, start);
+    if (ms < 0 || !isPlainRun(text, start, end) || runGoesOn(text, end)) return false;
+    re.lastIndex = start;
+    if (!re.test(text) || re.lastIndex !== end) return false;
+    out[0] = ms;
+    out[1] = start;
+    return true;
+  };
+}
+
+/**
+ * Where `wholeRun`'s lead-in starts for a value at `p` (-1: none, or not known here). Its
+ * alternatives: `^`, one character that is neither digit, letter nor separator, or a separator after
+ * the text start or a non-digit; the search takes the leftmost.
+ */
+function wholeRunLeadIn(text: string, p: number): number {
+  if (p === 0) return 0;
+  const c1 = text.charCodeAt(p - 1);
+  if (c1 === 32 || c1 === 45 || c1 === 46) {
+    if (p === 1) return 0;
+    const c2 = text.charCodeAt(p - 2);
+    return isDigitAt(text, p - 2) || isSurrogateCode(c2) ? -1 : p - 2;
+  }
+  if ((c1 >= 48 && c1 <= 57) || isLetterCode(c1) || isSurrogateCode(c1)) return -1;
+  return p - 1;
 }
 
 /**

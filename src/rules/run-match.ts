@@ -1,0 +1,47 @@
+/**
+ * Pieces of the rules' `runMatch` functions (see `RunMatch` in ./types.ts): tests on a digit run and
+ * on the characters around it, in UTF-16 code units of the window text.
+ */
+
+export function isDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/** An ASCII letter. */
+export function isLetterCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * Half of a surrogate pair (or a lone one): a pattern's one-character class takes the whole code
+ * point, so a match would start a unit earlier than the character suggests. The functions give up there.
+ */
+export function isSurrogateCode(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdfff;
+}
+
+/**
+ * True when [start, end) is digits joined by single separators from ` .-` (`only`: by one of them
+ * alone, if given), starting and ending with a digit. Inside such a run no lead-in of the rules' fits
+ * (each needs a character that is neither digit nor one of these, or a separator after such a character).
+ */
+export function isPlainRun(text: string, start: number, end: number): boolean {
+  if (end <= start || !isDigitAt(text, start) || !isDigitAt(text, end - 1)) return false;
+  for (let i = start + 1; i < end - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue;
+    if ((c !== 32 && c !== 45 && c !== 46) || !isDigitAt(text, i - 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when the text at `end` could continue a value that ends there: a digit, or a separator of
+ * ` .-` and a digit (the rules' overruns and tails, `(?:[ .-][0-9])?`, would take it).
+ */
+export function runGoesOn(text: string, end: number): boolean {
+  const c = text.charCodeAt(end);
+  if (c >= 48 && c <= 57) return true;
+  return (c === 32 || c === 45 || c === 46) && isDigitAt(text, end + 1);
+}
