@@ -465,9 +465,10 @@ export class Matcher {
     const ascii = this.#isAscii(ws, we);
     // Rules screened by context at the candidate already had a context word close by.
     if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, ascii)) return;
-    const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text, ascii);
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
     let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
+    if (rule.runMatch !== null && this.#confirmRun(g, rule, ws, we, text, from)) return;
+    const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text, ascii);
     let rejects = 0;
     // A match that matters starts before the group's end: once `from` is past it, no search can find one.
     const stop = g.end - ws;
@@ -503,6 +504,29 @@ export class Matcher {
       }
     }
   }
+
+  /**
+   * The group confirmed without a pattern call, when the rule works out its match from the run
+   * (`RuleDef.runMatch`); false to leave it to the pattern. The search loop of `#confirm` would meet
+   * that match alone among those it reports: earlier ones end before the group, and none starts after
+   * it before the group's end, where the match itself ends (so the loop stops after it). It meets it
+   * after at most one rejected match per position from `from`: fewer than the window's budget.
+   */
+  #confirmRun(g: Group, rule: CompiledRule, ws: number, we: number, text: string, from: number): boolean {
+    const at = this.#runAt;
+    const end = g.end - ws;
+    // (A group's text is kept while it waits; a window cut inside it is left to the search.)
+    if (g.start < ws || !rule.runMatch!(text, g.start - ws, end, at)) return false;
+    const ms = at[0]!;
+    if (ms < from || ms - from >= kMaxRejectsPerWindow) return false;
+    const rank = end === ms || end - ms > rule.maxLength ? 0 : rule.checks.accept(text, ms, end, at[1]!, end);
+    if (rank === 0) return true;
+    this.#lastEnd[g.rule] = g.end;
+    this.#record(rule.index, text.slice(at[1]!, end), ws + at[1]!, g.end, rank);
+    if (!this.findingsTruncated && rule.def.inLists === true) this.#continueList(rule, ws, we, text, end);
+    return true;
+  }
+  readonly #runAt = new Int32Array(2);
 
   /**
    * The later values of a list (`RuleDef.inLists`) after an accepted one that ended at `end` (window

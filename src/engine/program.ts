@@ -1,4 +1,4 @@
-import { reaches, type Confidence, type RuleDef } from '../rules/types.js';
+import { reaches, type Confidence, type RuleDef, type RunMatch } from '../rules/types.js';
 import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, withoutContextRank, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
@@ -30,6 +30,8 @@ export interface CompiledRule {
   readonly screen: number;
   /** Index into `Program.gates` of the rule's run gate (`RuleDef.runGate`), or -1. */
   readonly gate: number;
+  /** The rule's match worked out from its run (`RuleDef.runMatch`), tried before a pattern call; null: none. */
+  readonly runMatch: RunMatch | null;
 }
 
 /** One alternation of the patterns of the rules that share a screen (see src/engine/screens.ts). */
@@ -129,6 +131,8 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     contextScreen: screensByContext(def) && withoutContextRank(def, minConfidence) === 0 ? def.maxLength + def.context!.before : 0,
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,
     gate: gateOf(def),
+    // A decoder's match is decoded, never reported: it keeps the search loop's handling.
+    runMatch: def.decodes === undefined ? (def.runMatch ?? null) : null,
   }));
   const spec: { [K in keyof PrefilterSpec]-?: Array<NonNullable<PrefilterSpec[K]>[number]> } = { keywords: [], digits: [], tokens: [], context: [], joins: [] };
   for (const r of rules) {
@@ -166,6 +170,14 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
 /** `program` with every scan on the given prefilter (the bench's and the conformance suite's A/B). */
 export function withPrefilter(program: Program, impl: PrefilterChoice): Program {
   return { ...program, newPrefilter: () => program.newPrefilter(impl) };
+}
+
+/**
+ * `program` with every group confirmed by its rule's pattern, none by `RuleDef.runMatch`: the
+ * reference of the differential tests and the bench's A/B (the findings are the same).
+ */
+export function withoutRunMatch(program: Program): Program {
+  return { ...program, rules: program.rules.map((r) => ({ ...r, runMatch: null })) };
 }
 
 /**
