@@ -81,7 +81,7 @@ typedef struct {
   int32_t *len_from, *len_idx;
   /* The separator set without separators (rules of contiguous digits), -1 if no digit rule has it. */
   int32_t pure_set;
-  struct run_memo *memo; /* NULL when the rule set has more than K_MEMO_RULES digit rules */
+  struct run_memo *memo; /* NULL when the rule set has more digit rules than a byte numbers */
   /* For the cache's keys: bytes every shape treats alike (the same in or out of every side's set, the
      skip character of the same sides) share a class, and so do first digits every rule's `first`
      treats alike; a look is keyed by classes, so hex letters around a run are one look, not sixteen. */
@@ -102,13 +102,13 @@ typedef struct {
  * goes, are applied to that list each time. Real text repeats a few looks over and over (timestamps,
  * dates, addresses), and working the shapes out again for each run was about a quarter of the native
  * pass on a log. A direct-mapped cache of K_MEMO looks per tables (one thread's), runs of at most
- * K_MEMO_SEPS separators, rule sets of at most K_MEMO_RULES digit rules.
+ * K_MEMO_SEPS separators, looks whose runs wake at most K_MEMO_RULES digit rules.
  */
 #define K_MEMO 512
 #define K_MEMO_SEPS 8
 #define K_MEMO_RULES 39
-/* One cache line: the look packed in three words (see look_of), then the rules: rule sets with more
-   digit rules than fit (the default set has 31, every rule 36) go without the cache. */
+/* One cache line: the look packed in three words (see look_of), then the rules. A look that wakes more
+   rules than fit is worked out each time; a rule set of any size keeps the cache for the others. */
 struct __attribute__((aligned(64))) run_memo {
   uint64_t key;       /* 0: empty */
   uint64_t sep_at;    /* digits before each separator, one byte each (a run spans at most 256 bytes) */
@@ -471,7 +471,7 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     tables_release(t);
     return NULL;
   }
-  const int memo = t->n_digit <= K_MEMO_RULES;
+  const int memo = t->n_digit <= 256;
   t->tok_has = (uint8_t *)calloc((size_t)t->max_tok + 1, 1);
   if (memo) {
     t->memo = (struct run_memo *)aligned_alloc(64, K_MEMO * sizeof(struct run_memo));
@@ -699,7 +699,10 @@ static void end_sub_run(state_t *s, int32_t j, int32_t c, int64_t st, int64_t en
     if (s->fired[i] == s->gen || (s->rec == NULL && !ctx_ok(s, rule, st))) continue;
     if (!shaped || shape_ok(s, i, st)) {
       s->fired[i] = s->gen;
-      if (s->rec != NULL) s->rec[s->rec_n++] = (uint8_t)i;
+      if (s->rec != NULL) {
+        if (s->rec_n < K_MEMO_RULES) s->rec[s->rec_n] = (uint8_t)i;
+        s->rec_n++;
+      }
       else put(k, rule, st, en);
     }
   }
@@ -826,6 +829,11 @@ static void flush_run(state_t *s, int64_t st, int64_t en, int32_t digits, sink_t
     s->rec_n = 0;
     flush_sub_runs(s, st, en, digits, k);
     s->rec = NULL;
+    if (s->rec_n > K_MEMO_RULES) {
+      /* More rules than the entry holds: reported as worked out, the entry left empty. */
+      flush_sub_runs(s, st, en, digits, k);
+      return;
+    }
     m->n = (uint8_t)s->rec_n;
     m->sep_at = l.sep_at;
     m->sep_chars = l.sep_chars;

@@ -110,6 +110,22 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('agrees when one run wakes more digit rules than an entry of the native run cache holds', () => {
+    // The cache keeps up to 39 rules per look; a look that wakes more is worked out each time.
+    const digits = Array.from({ length: 45 }, (_, i) => ({ rule: i, min: 6 + (i % 4), separators: ' -' }));
+    const many = new PrefilterTables({ keywords: [{ text: 'id', rule: 45 }], digits, tokens: [] });
+    const rng = new Rng(20261132);
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      while (text.length < 3000) text += rng.pick(['', 'id ', 'a', '-']) + rng.chars('0123456789', rng.int(3, 12)) + rng.pick([' ', '-', 'x', ' 12 ']);
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
+      const nat = events(newTriggerPass(many, 'native'), cols, cuts);
+      expect(nat.length).toBeGreaterThan(3 * 40);
+      expect(nat).toEqual(events(newTriggerPass(many, 'js'), cols, cuts));
+    }
+  });
+
   it('agrees on long stretches of letters and digits: hex ids, keywords inside them, runs past 256 digits', () => {
     // The native pass takes up to 64 letters and digits at once; a keyword state inside, or a run
     // reaching the 256-character span, sends the stretch back one character at a time.
