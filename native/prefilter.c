@@ -29,12 +29,16 @@ typedef struct {
   int32_t n_states;
   /*
    * The transitions, one of d16 / d32, stored pre-scaled (see prescale): an entry holds its state's row
-   * offset in 8-byte units, row × 32 in d16 (256-byte rows; up to 2,048 rows) and row × 64 in d32
-   * (512-byte rows), so a step is one load at `table + 8 × entry + column × width`: the column part is
-   * known ahead, and nothing but the load stays on the chain from one character to the next.
+   * offset in 8-byte units, row × scale (a row of `width` columns, 2 or 4 bytes each: scale is width / 4
+   * in d16, width / 2 in d32), so a step is one load at `table + 8 × entry + column × entry size`: the
+   * column part is known ahead, and nothing but the load stays on the chain from one character to the
+   * next. The columns are classes of column bytes that every state moves alike on (the bytes of no
+   * keyword are one): 64 of them where they fit, else the 128 bytes themselves. Half-width rows halve
+   * the cache lines the states in use take.
    */
   uint16_t *d16;
   int32_t *d32;
+  int32_t width, scale, scale_shift; /* scale = 1 << scale_shift */
   int32_t first_out;
   /*
    * In the pre-scaled tables the states are renumbered: those before first_out keep their numbers, the
@@ -47,7 +51,7 @@ typedef struct {
   uint8_t cls[K_COLS];
   uint8_t sep_bit[K_COLS];
   /* Derived here, per column byte (all 256): its class (cls, 0 past ASCII) and its column in the
-     transition table (itself, 'k' for the Kelvin sign, 0 for the other non-ASCII bytes). */
+     transition table (that of itself, of 'k' for the Kelvin sign, of 0 for the other non-ASCII bytes). */
   uint8_t cls256[256];
   uint8_t col256[256];
   /* Per column byte: 1 for a digit, 2 for a letter (exactly those classes), else 0. */
@@ -355,9 +359,6 @@ static void shape_classes(tables_t *t) {
   }
 }
 
-/* Rows a pre-scaled 16-bit table holds (row × 32 < 65,536). */
-#define K_D16_ROWS 2048
-
 /* A state's number in the pre-scaled tables (see tables_t), and back. */
 static inline int32_t renumbered(const tables_t *t, int32_t st) {
   return st < t->first_out ? st : st + t->out_shift;
@@ -367,27 +368,66 @@ static inline int32_t original(const tables_t *t, int32_t sn) {
   return sn < t->out_base ? sn : sn - t->out_shift;
 }
 
+/* The validated transition from state st on column byte c. */
+static inline int32_t delta_at(const tables_t *t, int32_t st, int32_t c) {
+  const size_t j = (size_t)st * K_COLS + (size_t)c;
+  return t->d16 != NULL ? (int32_t)t->d16[j] : t->d32[j];
+}
+
 /*
- * Renumbers and pre-scales the validated transitions (see tables_t): rows out_base onwards hold the
- * output states, rows first_out .. out_base are never reached (zero). A 16-bit table that would need
- * more than K_D16_ROWS rows becomes a 32-bit one.
+ * Fills col_of (per column byte, its class: bytes every state moves alike on share one, numbered in
+ * order of first byte) and returns how many there are.
  */
-static int prescale(tables_t *t) {
+static int32_t column_classes(const tables_t *t, uint8_t col_of[K_COLS]) {
+  int32_t rep[K_COLS], n = 0;
+  uint64_t hash[K_COLS];
+  for (int32_t c = 0; c < K_COLS; c++) {
+    uint64_t h = 0;
+    for (int32_t st = 0; st < t->n_states; st++) h = (h ^ (uint64_t)delta_at(t, st, c)) * 0x100000001b3ULL;
+    hash[c] = h;
+    int32_t found = -1;
+    for (int32_t e = 0; e < n && found < 0; e++) {
+      if (hash[rep[e]] != h) continue;
+      int32_t st = 0;
+      while (st < t->n_states && delta_at(t, st, c) == delta_at(t, st, rep[e])) st++;
+      if (st == t->n_states) found = e;
+    }
+    if (found < 0) { rep[n] = c; found = n++; }
+    col_of[c] = (uint8_t)found;
+  }
+  return n;
+}
+
+/*
+ * Renumbers and pre-scales the validated transitions (see tables_t) into rows of column classes (or of
+ * the bytes themselves, col_of then the identity): rows out_base onwards hold the output states, rows
+ * first_out .. out_base are never reached (zero). A 16-bit table whose entries would pass 65,535
+ * becomes a 32-bit one.
+ */
+static int prescale(tables_t *t, uint8_t col_of[K_COLS]) {
   int32_t base = 1;
   while (base < t->first_out) base *= 2;
   t->out_base = base;
   t->out_shift = base - t->first_out;
+  if (column_classes(t, col_of) > 64) {
+    for (int32_t c = 0; c < K_COLS; c++) col_of[c] = (uint8_t)c;
+    t->width = K_COLS;
+  } else {
+    t->width = 64;
+  }
   const int32_t rows = t->n_states + t->out_shift;
-  const size_t n = (size_t)rows * K_COLS;
-  const int wide = t->d16 == NULL || rows > K_D16_ROWS;
+  const int wide = t->d16 == NULL || (int64_t)(rows - 1) * (t->width / 4) > 0xffff;
+  t->scale = wide ? t->width / 2 : t->width / 4;
+  t->scale_shift = __builtin_ctz((unsigned)t->scale);
+  const size_t n = (size_t)rows * (size_t)t->width;
   void *next = calloc(n, wide ? sizeof(int32_t) : sizeof(uint16_t));
   if (next == NULL) return 0;
   for (int32_t st = 0; st < t->n_states; st++) {
-    const size_t from = (size_t)st * K_COLS, to = (size_t)renumbered(t, st) * K_COLS;
-    for (size_t c = 0; c < K_COLS; c++) {
-      const int32_t v = renumbered(t, t->d16 != NULL ? (int32_t)t->d16[from + c] : t->d32[from + c]);
-      if (wide) ((int32_t *)next)[to + c] = v * 64;
-      else ((uint16_t *)next)[to + c] = (uint16_t)(v * 32);
+    const size_t to = (size_t)renumbered(t, st) * (size_t)t->width;
+    for (int32_t c = 0; c < K_COLS; c++) {
+      const int32_t v = renumbered(t, delta_at(t, st, c)) * t->scale;
+      if (wide) ((int32_t *)next)[to + col_of[c]] = v;
+      else ((uint16_t *)next)[to + col_of[c]] = (uint16_t)v;
     }
   }
   free(t->d16);
@@ -477,7 +517,8 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     t->memo = (struct run_memo *)aligned_alloc(64, K_MEMO * sizeof(struct run_memo));
     if (t->memo != NULL) memset(t->memo, 0, K_MEMO * sizeof(struct run_memo));
   }
-  if (t->tok_has == NULL || (memo && t->memo == NULL) || !prescale(t) || !build_len_index(t)) {
+  uint8_t col_of[K_COLS];
+  if (t->tok_has == NULL || (memo && t->memo == NULL) || !prescale(t, col_of) || !build_len_index(t)) {
     tables_release(t);
     napi_throw_error(env, "LS_NATIVE_MEMORY", "out of memory");
     return NULL;
@@ -499,7 +540,7 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
   t->max_events_per_char = max_out + t->n_digit + max_tok_rules;
   for (int c = 0; c < 256; c++) {
     t->cls256[c] = c < K_COLS ? t->cls[c] : 0;
-    t->col256[c] = c < K_COLS ? (uint8_t)c : (c == K_KELVIN ? 107 : 0);
+    t->col256[c] = col_of[c < K_COLS ? c : (c == K_KELVIN ? 107 : 0)];
     t->alnum256[c] = (t->cls256[c] == K_DIGIT || t->cls256[c] == K_LETTER) ? t->cls256[c] : 0;
   }
   napi_value ext;
@@ -896,8 +937,8 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
                                                                 const int wide) {
   /* The table by bytes, its entries' width, and the scale of its entries (see tables_t). */
   const uint8_t *tab = wide ? (const uint8_t *)s->t->d32 : (const uint8_t *)s->t->d16;
-  const uint32_t scale = wide ? 64 : 32;
   const tables_t *t = s->t;
+  const uint32_t scale = (uint32_t)t->scale, shift = (uint32_t)t->scale_shift;
   /* The first output state, scaled: a power of two (see tables_t). */
   const uint32_t first_out = (uint32_t)t->out_base * scale;
   const uint8_t *cls = t->cls256;
@@ -944,7 +985,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
           const uint8_t ch = cols[x];
           const uint8_t a = alnum[ch];
           if (a == 0) break;
-          st = step(tab, st, ch, wide);
+          st = step(tab, st, col256[ch], wide);
           seen |= st;
           dm |= (uint64_t)(a & 1) << (x - i);
         }
@@ -990,7 +1031,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
       st = step(tab, st, col, wide);
       if (st >= first_out) {
         const int64_t e = off + i + 1;
-        const int32_t sn = original(t, (int32_t)(st / scale));
+        const int32_t sn = original(t, (int32_t)(st >> shift));
         for (int32_t q = t->out_start[sn], qe = t->out_start[sn + 1]; q < qe; q++) {
           const int32_t r = t->out_rule[q];
           if (r >= t->rule_count) s->ctx_end[r - t->rule_count] = (double)e;
@@ -1056,7 +1097,7 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   if (run_start >= 0 && s->run_before < 0) s->run_before = bytes_before(s, cols, from, (int32_t)(run_start - off));
   s->tail = bytes_before(s, cols, from, i);
   s->cols = NULL; /* JS memory: not kept past the call */
-  s->st = original(t, (int32_t)(st / scale));
+  s->st = original(t, (int32_t)(st >> shift));
   s->pos = off + i;
   s->run_start = run_start; s->run_end = run_end; s->run_digits = run_digits; s->run_sep = run_sep;
   s->tok_start = tok_start; s->tok_digit = tok_digit; s->tok_letter = tok_letter;

@@ -86,13 +86,14 @@ describe.skipIf(!native)('native prefilter conformance', () => {
   });
 
   it('agrees with more keyword states than a 16-bit pre-scaled table holds (the native pass widens it)', () => {
-    // The native pass stores state × 32 in a 16-bit table, up to 2,048 states; past that it converts
-    // the table to 32 bits. Both widths run the same checks against the TypeScript pass.
+    // The native pass stores state × 16 in a 16-bit table of 64 column classes, up to 4,096 states
+    // (with the unused rows before the keyword states); past that it converts the table to 32 bits.
+    // Both widths run the same checks against the TypeScript pass.
     const rng = new Rng(20261123);
-    const words = Array.from({ length: 700 }, () => rng.chars('abcdefghijklmnopqrstuvwxyz', rng.int(4, 9)));
+    const words = Array.from({ length: 1500 }, () => rng.chars('abcdefghijklmnopqrstuvwxyz', rng.int(4, 9)));
     const spec = { keywords: words.map((text, i) => ({ text, rule: i % 7 })), digits: [{ rule: 7, min: 6, separators: ' -' }], tokens: [{ rule: 8, min: 20, max: 40, needsDigit: true, needsLetter: true }] };
     const big = new PrefilterTables(spec);
-    expect(big.delta.length / 128).toBeGreaterThan(2048);
+    expect(big.delta.length / 128).toBeGreaterThan(4096);
     for (let round = 0; round < 30; round++) {
       let text = '';
       while (text.length < 4000) {
@@ -107,6 +108,26 @@ describe.skipIf(!native)('native prefilter conformance', () => {
       const nat = events(newTriggerPass(big, 'native'), cols, cuts);
       expect(nat.length).toBeGreaterThan(100);
       expect(nat).toEqual(events(newTriggerPass(big, 'js'), cols, cuts));
+    }
+  });
+
+  it('agrees when the keywords hold more than 64 distinct characters (the native pass keeps rows of all 128 columns)', () => {
+    // The native table's columns are classes of bytes every state moves alike on: 64 of them when the
+    // keywords tell at most that many apart, else the 128 column bytes themselves.
+    const printable = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i));
+    const keywords = printable.map((c, i) => ({ text: `q${c}z`, rule: i % 5 }));
+    expect(new Set(keywords.map((k) => k.text.toLowerCase()[1])).size).toBeGreaterThan(64);
+    const spec = { keywords, digits: [{ rule: 5, min: 6, separators: ' -.' }], tokens: [{ rule: 6, min: 8, max: 40, needsDigit: true, needsLetter: false }] };
+    const wide = new PrefilterTables(spec);
+    const rng = new Rng(20261129);
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      while (text.length < 3000) text += rng.next() < 0.3 ? `q${rng.pick(printable)}z` : rng.chars(`${printable.join('')}  0123456789é\u212a`, rng.int(1, 50));
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 8));
+      const nat = events(newTriggerPass(wide, 'native'), cols, cuts);
+      expect(nat.length).toBeGreaterThan(30);
+      expect(nat).toEqual(events(newTriggerPass(wide, 'js'), cols, cuts));
     }
   });
 
