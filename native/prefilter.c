@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define K_COLS 128
 #define K_DIGIT 1
@@ -56,6 +59,16 @@ typedef struct {
   uint8_t col256[256];
   /* Per column byte: 1 for a digit, 2 for a letter (exactly those classes), else 0. */
   uint8_t alnum256[256];
+  /* Per column byte, for the blocks (see settle_block): bit 0 a digit, bit 1 a letter or digit, bit 2 a
+     separator (each exactly that class, as the one-by-one pass tells them). */
+  uint8_t kind256[256];
+  /* The blocks' screens: a digit run needs at least run_win characters to reach min_digits digits, a
+     token at least tok_win to have a token rule's length (each within 1..64). */
+  int32_t run_win, tok_win;
+  /* The separators (at most 8), and 1 when none is a letter or digit: the kinds are then those of
+     ASCII's letters and digits and these bytes, which classify_block tells 16 at a time. */
+  uint8_t seps[8];
+  int32_t n_seps, plain_kinds;
   /* Per token length 0 .. max_tok: 1 when some token rule takes that length. */
   uint8_t *tok_has;
   int32_t n_sets;
@@ -542,7 +555,17 @@ static napi_value create_tables(napi_env env, napi_callback_info info) {
     t->cls256[c] = c < K_COLS ? t->cls[c] : 0;
     t->col256[c] = col_of[c < K_COLS ? c : (c == K_KELVIN ? 107 : 0)];
     t->alnum256[c] = (t->cls256[c] == K_DIGIT || t->cls256[c] == K_LETTER) ? t->cls256[c] : 0;
+    t->kind256[c] = (uint8_t)((t->cls256[c] == K_DIGIT) | ((t->alnum256[c] != 0) << 1) | ((t->cls256[c] == K_SEP) << 2));
   }
+  t->plain_kinds = 1;
+  for (int c = 0; c < K_COLS; c++) {
+    if ((t->cls[c] & K_SEP) == 0) continue;
+    if (t->cls[c] != K_SEP || t->n_seps == 8) t->plain_kinds = 0;
+    else t->seps[t->n_seps++] = (uint8_t)c;
+  }
+  t->run_win = t->min_digits < 1 ? 1 : t->min_digits > 64 ? 64 : t->min_digits;
+  t->tok_win = 64;
+  for (int32_t len = t->max_tok < 64 ? t->max_tok : 64; len >= 1; len--) if (t->tok_has[len]) t->tok_win = len;
   napi_value ext;
   napi_create_external(env, t, tables_finalize, NULL, &ext);
   napi_type_tag_object(env, ext, &kTablesTag);
@@ -921,19 +944,223 @@ static inline void begin_run(state_t *s, uint8_t first) {
   s->run_before = -1;
 }
 
-/* One step of the automaton from scaled state `st` on column `c` (see tables_t). */
-static inline __attribute__((always_inline)) uint32_t step(const uint8_t *tab, uint32_t st, uint32_t c, const int wide) {
+/*
+ * ---- blocks ----
+ * Up to 64 characters in which no keyword state comes up: the automaton steps through them alone (see
+ * walk), their kinds go in three masks (see classify_block), and the runs and tokens are settled from
+ * the masks.
+ * Only what can report is worked out one by one: a token long enough for some token rule, a run long
+ * enough to hold min_digits digits, the run or token the block began in, and the run and token it
+ * ends in. A shorter run or token inside the block reports nothing and leaves nothing the pass reads
+ * later, so the events are those of the one-by-one pass, character for character.
+ */
+
+/* A block cut short by a keyword state before this many characters sends the next characters one by
+   one: K_BLOCK_BACKOFF of them, twice as many after each further short block, up to K_BLOCK_BACKOFF_MAX
+   (where keywords come thick, blocks only cost). */
+#define K_BLOCK_SHORT 16
+#define K_BLOCK_BACKOFF 64
+#define K_BLOCK_BACKOFF_MAX 1024
+
+/* The run and token trackers between characters (the pass keeps them in locals). */
+typedef struct {
+  int64_t run_start, run_end, tok_start;
+  int32_t run_digits;
+  int run_sep, tok_digit, tok_letter;
+} track_t;
+
+/* A block's masks (bit j: character j of the block): letters and digits, digits, characters that go on
+   with a digit run (its digits, and a separator right after one), and the characters in the block. */
+typedef struct { uint64_t alnum, digit, run, valid; } block_t;
+
+/* Bit p set where bits p - w + 1 .. p of x are all set (only bits of x count: none before bit 0). */
+static inline uint64_t ones_through(uint64_t x, int32_t w) {
+  int32_t h = 1;
+  while (2 * h <= w) { x &= x << h; h *= 2; }
+  return h < w ? x & (x << (w - h)) : x;
+}
+
+/* The set bits of x (without the popcnt instruction, x86-64's baseline makes the builtin a call). */
+static inline int32_t bit_count(uint64_t x) {
+#ifdef __POPCNT__
+  return __builtin_popcountll(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return (int32_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* Bits [from, to) of a mask, 0 <= from <= to <= 64. */
+static inline uint64_t bits_from_to(int32_t from, int32_t to) {
+  const uint64_t below = to == 64 ? ~(uint64_t)0 : (((uint64_t)1 << to) - 1);
+  return from == 64 ? 0 : below & (~(uint64_t)0 << from);
+}
+
+/*
+ * The run whose characters end before block character q (the run the block began in when `in_run` and
+ * no character before q ends a run) taken into `r`: begun if it starts in the block, its separators
+ * logged with the digits before each, its digits counted.
+ */
+static void take_run(state_t *s, track_t *r, const uint8_t *at, int64_t g0, const block_t *b, int32_t q, int in_run) {
+  const uint64_t z = ~b->run & bits_from_to(0, q);
+  const int32_t sb = z != 0 ? 64 - __builtin_clzll(z) : 0;
+  if (z != 0 || !in_run) {
+    r->run_start = g0 + sb;
+    r->run_digits = 0;
+    begin_run(s, at[sb]);
+  }
+  const uint64_t m = bits_from_to(sb, q), d = b->digit & m;
+  for (uint64_t sp = b->run & ~b->digit & m; sp != 0; sp &= sp - 1) {
+    const int32_t p = __builtin_ctzll(sp);
+    const int32_t n = s->seps++;
+    s->sep_at[n] = r->run_digits + bit_count(d & bits_from_to(0, p));
+    s->sep_chars[n] = at[p];
+  }
+  if (d != 0) {
+    r->run_digits += bit_count(d);
+    r->run_end = g0 + 64 - __builtin_clzll(d);
+  }
+  if (m != 0) r->run_sep = ((b->digit >> (q - 1)) & 1) == 0;
+}
+
+/* The token whose characters end before block character q taken into `r` (as take_run). */
+static void take_token(track_t *r, int64_t g0, const block_t *b, int32_t q, int in_tok) {
+  const uint64_t z = ~b->alnum & bits_from_to(0, q);
+  const int32_t sb = z != 0 ? 64 - __builtin_clzll(z) : 0;
+  if (z != 0 || !in_tok) {
+    r->tok_start = g0 + sb;
+    r->tok_digit = 0;
+    r->tok_letter = 0;
+  }
+  const uint64_t m = bits_from_to(sb, q);
+  r->tok_digit |= (b->digit & m) != 0;
+  r->tok_letter |= (b->alnum & ~b->digit & m) != 0;
+}
+
+/* The block of `n` characters at `at` (global position g0) settled: its events, then `r` as after it. */
+static void settle_block(state_t *s, track_t *r, const uint8_t *at, int64_t g0, const block_t *b, int32_t n, sink_t *k) {
+  const tables_t *t = s->t;
+  const int in_run = r->run_start >= 0, in_tok = r->tok_start >= 0;
+  /* Where a run or token ends: the first character past one (bit 0 for the one the block began in). */
+  const uint64_t run_ends = ~b->run & ((b->run << 1) | (uint64_t)in_run) & b->valid;
+  const uint64_t tok_ends = ~b->alnum & ((b->alnum << 1) | (uint64_t)in_tok) & b->valid;
+  uint64_t runs = run_ends & (ones_through(b->run, t->run_win) << 1);
+  uint64_t toks = tok_ends & (ones_through(b->alnum, t->tok_win) << 1);
+  if (in_run) runs |= run_ends & -run_ends;
+  if (in_tok) toks |= tok_ends & -tok_ends;
+  /* In order; at one character, its token's end comes before its run's, as one by one. */
+  for (uint64_t u = runs | toks; u != 0; u &= u - 1) {
+    const int32_t q = __builtin_ctzll(u);
+    if ((toks >> q) & 1) {
+      take_token(r, g0, b, q, in_tok);
+      const int64_t len = g0 + q - r->tok_start;
+      if (len <= t->max_tok && t->tok_has[len]) end_token(s, r->tok_start, g0 + q, r->tok_digit, r->tok_letter, k);
+    }
+    if ((runs >> q) & 1) {
+      take_run(s, r, at, g0, b, q, in_run);
+      if (r->run_digits >= t->min_digits || s->run_piece) end_run(s, r->run_start, r->run_end, r->run_digits, r->run_sep, at[q], k);
+      r->run_start = -1;
+      r->run_sep = 0;
+    }
+  }
+  if ((b->run >> (n - 1)) & 1) {
+    take_run(s, r, at, g0, b, n, in_run);
+  } else {
+    r->run_start = -1;
+    r->run_sep = 0;
+  }
+  if ((b->alnum >> (n - 1)) & 1) take_token(r, g0, b, n, in_tok);
+  else r->tok_start = -1;
+}
+
+/* One step of the automaton from scaled state `st` on column `c` (see tables_t). The state is a size_t:
+   as a 32-bit value it cost a zero-extending move on the chain from one character to the next. */
+static inline __attribute__((always_inline)) size_t step(const uint8_t *tab, size_t st, uint32_t c, const int wide) {
   const uint8_t *col = tab + (size_t)c * (wide ? 4 : 2);
   /* Keeps the compiler from folding the column back into the state's index (an add on the chain). */
   __asm__("" : "+r"(col));
-  return wide ? (uint32_t)*(const int32_t *)(col + (size_t)st * 8) : *(const uint16_t *)(col + (size_t)st * 8);
+  return wide ? (size_t)*(const uint32_t *)(col + st * 8) : (size_t)*(const uint16_t *)(col + st * 8);
+}
+
+/*
+ * The kinds of the `n` characters at `p` (n <= 64): digits, letters and digits, and separators (in
+ * b->run; see scan_loop), bit j for character j. `wide_read`: the 64 bytes at p may be read (those past
+ * n are not counted), and 16 are then told at once.
+ */
+static void classify_block(const tables_t *t, const uint8_t *p, int32_t n, int wide_read, block_t *b) {
+  uint64_t digit = 0, alnum = 0, sep = 0;
+#ifdef __SSE2__
+  if (wide_read && t->plain_kinds) {
+    /* Signed compares: the column bytes past ASCII (0x80, 0x81) are below every bound. */
+    const __m128i lo_d = _mm_set1_epi8('0' - 1), hi_d = _mm_set1_epi8('9' + 1);
+    const __m128i lo_l = _mm_set1_epi8('a' - 1), hi_l = _mm_set1_epi8('z' + 1), fold = _mm_set1_epi8(0x20);
+    for (int32_t j = 0; j < 64; j += 16) {
+      const __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+      const __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, lo_d), _mm_cmplt_epi8(v, hi_d));
+      const __m128i f = _mm_or_si128(v, fold);
+      const __m128i l = _mm_and_si128(_mm_cmpgt_epi8(f, lo_l), _mm_cmplt_epi8(f, hi_l));
+      __m128i sp = _mm_setzero_si128();
+      for (int32_t q = 0; q < t->n_seps; q++) sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)t->seps[q])));
+      digit |= (uint64_t)(uint32_t)_mm_movemask_epi8(d) << j;
+      alnum |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(d, l)) << j;
+      sep |= (uint64_t)(uint32_t)_mm_movemask_epi8(sp) << j;
+    }
+    const uint64_t valid = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    b->digit = digit & valid;
+    b->alnum = alnum & valid;
+    b->run = sep & valid;
+    return;
+  }
+#else
+  (void)wide_read;
+#endif
+  for (int32_t j = 0; j < n; j++) {
+    const uint64_t kd = t->kind256[p[j]];
+    digit |= (kd & 1) << j;
+    alnum |= ((kd >> 1) & 1) << j;
+    sep |= ((kd >> 2) & 1) << j;
+  }
+  b->digit = digit;
+  b->alnum = alnum;
+  b->run = sep;
+}
+
+/*
+ * The automaton's steps through up to `lim` characters at `p` from scaled state *st, up to the first
+ * that reaches a keyword state (*st is the state before it): returns how many it took. A function of
+ * its own, so that its loop keeps the state in a register: inside the pass, the state went through
+ * memory at every step.
+ */
+static inline __attribute__((always_inline)) int32_t walk(const tables_t *t, const uint8_t *p, int32_t lim, size_t *st, const int wide) {
+  const uint8_t *tab = wide ? (const uint8_t *)t->d32 : (const uint8_t *)t->d16;
+  const uint8_t *col256 = t->col256;
+  const size_t first_out = (size_t)t->out_base * (size_t)t->scale;
+  size_t at = *st;
+  int32_t n = 0;
+  for (; n < lim; n++) {
+    const size_t next = step(tab, at, col256[p[n]], wide);
+    if (next >= first_out) break;
+    at = next;
+  }
+  *st = at;
+  return n;
+}
+
+static __attribute__((noinline)) int32_t walk16(const tables_t *t, const uint8_t *p, int32_t lim, size_t *st) {
+  return walk(t, p, lim, st, 0);
+}
+
+static __attribute__((noinline)) int32_t walk32(const tables_t *t, const uint8_t *p, int32_t lim, size_t *st) {
+  return walk(t, p, lim, st, 1);
 }
 
 /*
  * The pass over cols[from, to) (see `scan`): returns where it stopped. Inlined into two callers, one
  * per width of the transition table, so the hot loop tests neither (and keeps its state in registers).
  */
-static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room,
+static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const uint8_t *cols, int32_t ncols, int32_t from, int32_t to, sink_t *k, int32_t room,
                                                                 const int wide) {
   /* The table by bytes, its entries' width, and the scale of its entries (see tables_t). */
   const uint8_t *tab = wide ? (const uint8_t *)s->t->d32 : (const uint8_t *)s->t->d16;
@@ -950,20 +1177,59 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   const int64_t off = s->pos - from;
   s->cols = cols; s->from = from; s->off = off;
   /* The state, scaled: its row's offset / 8. */
-  uint32_t st = (uint32_t)renumbered(t, s->st) * scale;
+  size_t st = (size_t)renumbered(t, s->st) * scale;
   int64_t run_start = s->run_start, run_end = s->run_end, tok_start = s->tok_start;
   int32_t run_digits = s->run_digits;
   int run_sep = s->run_sep, tok_digit = s->tok_digit, tok_letter = s->tok_letter;
   int32_t i = from;
   const int32_t per_char = t->max_events_per_char > 0 ? t->max_events_per_char : 1;
-  /* Characters before this one are taken one at a time (see the stretches below). */
-  int32_t one_by_one = from;
+  /* Characters before this one are taken one at a time (see the stretches below), and before the
+     other one they are not taken in blocks (see settle_block). */
+  int32_t one_by_one = from, by_block = from, backoff = K_BLOCK_BACKOFF;
   while (i < to && k->n <= room) {
+    /* Blocks (see settle_block), each of characters whose events all fit (as `span` below). */
+    while (i >= by_block && i < to && k->n <= room) {
+      const int32_t fit = (room - k->n) / per_char + 1;
+      const int32_t lim = to - i < 64 ? (to - i < fit ? to - i : fit) : (64 < fit ? 64 : fit);
+      /* A run that may reach K_MAX_RUN_SPAN in the block, or is cut into pieces, goes one by one. */
+      if (run_start >= 0 && (s->run_piece || off + i + lim - run_start >= K_MAX_RUN_SPAN)) {
+        by_block = i + 64;
+        break;
+      }
+      block_t b;
+      const int32_t n = wide ? walk32(t, cols + i, lim, &st) : walk16(t, cols + i, lim, &st);
+      if (n > 0) {
+        classify_block(t, cols + i, n, ncols - i >= 64, &b);
+        b.valid = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+        b.run = b.digit | (b.run & ((b.digit << 1) | (uint64_t)(run_start >= 0 && !run_sep)));
+        track_t r = { run_start, run_end, tok_start, run_digits, run_sep, tok_digit, tok_letter };
+        settle_block(s, &r, cols + i, off + i, &b, n, k);
+        run_start = r.run_start; run_end = r.run_end; tok_start = r.tok_start; run_digits = r.run_digits;
+        run_sep = r.run_sep; tok_digit = r.tok_digit; tok_letter = r.tok_letter;
+        i += n;
+      }
+      if (n < lim) {
+        /* A keyword state at character i: it goes one by one, and after a short block so do the next
+           `backoff` characters. */
+        one_by_one = i + 1;
+        by_block = i + 1;
+        if (n < K_BLOCK_SHORT) {
+          by_block = i + backoff;
+          backoff = backoff < K_BLOCK_BACKOFF_MAX ? 2 * backoff : K_BLOCK_BACKOFF_MAX;
+        } else {
+          backoff = K_BLOCK_BACKOFF;
+        }
+        break;
+      }
+      backoff = K_BLOCK_BACKOFF;
+    }
+    if (i >= to || k->n > room) break;
     /* A character reports at most max_events_per_char events: the next `span` ones all fit, and the
     loop over them need not look (it stops where the one-by-one test would, see `scan`). */
     const int32_t span = (room - k->n) / per_char + 1;
     const int32_t end = to - i > span ? i + span : to;
     for (; i < end; i++) {
+      if (i >= by_block) break;
       const uint8_t c = cols[i];
       if (alnum[c] != 0 && i >= one_by_one) {
         /*
@@ -976,10 +1242,10 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
          * random, this saves the branch mispredicted at every change of class.
          */
         const int32_t lim = end - i > 64 ? i + 64 : end;
-        const uint32_t st0 = st;
+        const size_t st0 = st;
         int32_t x = i;
         /* Every state visited, OR-ed: one was an output state if and only if the result is past first_out. */
-        uint32_t seen = 0;
+        size_t seen = 0;
         uint64_t dm = 0;
         for (; x < lim; x++) {
           const uint8_t ch = cols[x];
@@ -1104,12 +1370,12 @@ static inline __attribute__((always_inline)) int32_t scan_loop(state_t *s, const
   return i;
 }
 
-static int32_t scan_loop16(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room) {
-  return scan_loop(s, cols, from, to, k, room, 0);
+static int32_t scan_loop16(state_t *s, const uint8_t *cols, int32_t ncols, int32_t from, int32_t to, sink_t *k, int32_t room) {
+  return scan_loop(s, cols, ncols, from, to, k, room, 0);
 }
 
-static int32_t scan_loop32(state_t *s, const uint8_t *cols, int32_t from, int32_t to, sink_t *k, int32_t room) {
-  return scan_loop(s, cols, from, to, k, room, 1);
+static int32_t scan_loop32(state_t *s, const uint8_t *cols, int32_t ncols, int32_t from, int32_t to, sink_t *k, int32_t room) {
+  return scan_loop(s, cols, ncols, from, to, k, room, 1);
 }
 
 /* Reports open joined spans, in rule order, while `k` has room below `cap`. */
@@ -1143,7 +1409,9 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   const int32_t room = cap - t->max_events_per_char - t->n_joined;
   if (room <= 0) { napi_throw_range_error(env, "LS_NATIVE_ARGS", "event buffer too small"); return NULL; }
   sink_t k = { out, 0 };
-  const int32_t i = t->d16 != NULL ? scan_loop16(s, cols, from, to, &k, room) : scan_loop32(s, cols, from, to, &k, room);
+  /* The column bytes the blocks may read (see classify_block): all of them, up to what an int32 indexes. */
+  const int32_t readable = ncols > INT32_MAX ? INT32_MAX : (int32_t)ncols;
+  const int32_t i = t->d16 != NULL ? scan_loop16(s, cols, readable, from, to, &k, room) : scan_loop32(s, cols, readable, from, to, &k, room);
   /* The piece is done: its open joined spans go out after its last events (room kept for them). */
   if (i == to && s->joins_open > 0) drain_joins(s, &k, cap);
   meta[0] = i;

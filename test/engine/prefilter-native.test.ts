@@ -131,6 +131,60 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     }
   });
 
+  it('agrees across the edges of the native pass\'s 64-character blocks: runs, tokens, keywords, bytes of no keyword, non-ASCII', () => {
+    // The native pass steps through up to 64 characters at a time, settling runs and tokens from
+    // masks. Lengths around 16, 32 and 64, separators and run ends at every offset of a block (the
+    // cuts move the blocks), keywords anywhere in one, bytes of no keyword and column bytes past ASCII
+    // must change nothing.
+    const rng = new Rng(20261130);
+    const lengths = [1, 2, 5, 6, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 47, 48, 62, 63, 64, 65, 66, 127, 128, 129, 250, 255, 256, 257];
+    const noKeyword = [',', '{', '}', '[', ']', '!', '\n', '5', '6', '7', '>', '|'];
+    for (let round = 0; round < 60; round++) {
+      let text = '';
+      while (text.length < 4000) {
+        const r = rng.next();
+        const n = rng.pick(lengths);
+        if (r < 0.2) text += rng.chars('0123456789', n);
+        else if (r < 0.4) {
+          // A run of groups with separators, sometimes a trailing or doubled one.
+          let run = rng.chars('0123456789', rng.int(1, 5));
+          while (run.length < n) run += rng.pick([' ', '-', '.', '+']) + rng.chars('0123456789', rng.int(1, 6));
+          text += run + rng.pick(['', ' ', '-', '--', '. ', 'x', 'é']);
+        } else if (r < 0.55) text += rng.chars('abcdef0123456789', n);
+        else if (r < 0.65) text += rng.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', n);
+        else if (r < 0.75) text += rng.pick(['password', 'akia', 'AKIA', '@', 'iban', 'ssn', 'secret_key']);
+        else if (r < 0.85) text += rng.pick(noKeyword).repeat(rng.int(1, 3));
+        else if (r < 0.92) text += rng.pick(['é', '\u212a', '😀', 'Ł', 'ü']);
+        else text += rng.chars(' \t"\'=:;/', rng.int(1, 3));
+      }
+      const cols = columnsOf(text);
+      const cuts = [...new Set([...randomCuts(rng, cols.length, rng.int(0, 8)), ...Array.from({ length: rng.int(0, 6) }, () => 64 * rng.int(1, 60) + rng.int(-2, 2))])]
+        .filter((c) => c > 0 && c < cols.length)
+        .sort((a, b) => a - b);
+      expect(events(newTriggerPass(tables, 'native'), cols, cuts)).toEqual(events(newTriggerPass(tables, 'js'), cols, cuts));
+    }
+  });
+
+  it('agrees when separators are letters or digits (the blocks then read each character\'s kind from a table)', () => {
+    // A separator that is also a letter or digit is neither in the one-by-one pass: the native blocks
+    // tell kinds 16 bytes at a time only when no separator is one.
+    const spec = {
+      keywords: [{ text: 'key', rule: 0 }],
+      digits: [{ rule: 1, min: 6, separators: ' x' }, { rule: 2, min: 4, separators: '-7' }],
+      tokens: [{ rule: 3, min: 8, max: 40, needsDigit: true, needsLetter: false }],
+    };
+    const odd = new PrefilterTables(spec);
+    const rng = new Rng(20261131);
+    for (let round = 0; round < 30; round++) {
+      const text = rng.chars('0123456789x7- abkey.é', 3000);
+      const cols = columnsOf(text);
+      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
+      const nat = events(newTriggerPass(odd, 'native'), cols, cuts);
+      expect(nat.length).toBeGreaterThan(30);
+      expect(nat).toEqual(events(newTriggerPass(odd, 'js'), cols, cuts));
+    }
+  });
+
   it('agrees when one run wakes more digit rules than an entry of the native run cache holds', () => {
     // The cache keeps up to 39 rules per look; a look that wakes more is worked out each time.
     const digits = Array.from({ length: 45 }, (_, i) => ({ rule: i, min: 6 + (i % 4), separators: ' -' }));
