@@ -59,6 +59,9 @@ typedef struct {
   uint8_t col256[256];
   /* Per column byte: 1 for a digit, 2 for a letter (exactly those classes), else 0. */
   uint8_t alnum256[256];
+  /* Per column byte: 1 when every state goes to the root on it (it is in no keyword): the state after
+     it is known without the states before (see walk). */
+  uint8_t reset256[256];
   /* Per column byte, for the blocks (see settle_block): bit 0 a digit, bit 1 a letter or digit, bit 2 a
      separator (each exactly that class, as the one-by-one pass tells them). */
   uint8_t kind256[256];
@@ -411,6 +414,16 @@ static int32_t column_classes(const tables_t *t, uint8_t col_of[K_COLS]) {
   return n;
 }
 
+/* Fills reset256 (see tables_t) from the validated transitions. */
+static void find_resets(tables_t *t) {
+  for (int32_t c = 0; c < K_COLS; c++) {
+    int32_t st = 0;
+    while (st < t->n_states && delta_at(t, st, c) == 0) st++;
+    t->reset256[c] = st == t->n_states;
+  }
+  for (int32_t c = K_COLS; c < 256; c++) t->reset256[c] = t->reset256[c == K_KELVIN ? 107 : 0];
+}
+
 /*
  * Renumbers and pre-scales the validated transitions (see tables_t) into rows of column classes (or of
  * the bytes themselves, col_of then the identity): rows out_base onwards hold the output states, rows
@@ -435,6 +448,7 @@ static int prescale(tables_t *t, uint8_t col_of[K_COLS]) {
   const size_t n = (size_t)rows * (size_t)t->width;
   void *next = calloc(n, wide ? sizeof(int32_t) : sizeof(uint16_t));
   if (next == NULL) return 0;
+  find_resets(t);
   for (int32_t st = 0; st < t->n_states; st++) {
     const size_t to = (size_t)renumbered(t, st) * (size_t)t->width;
     for (int32_t c = 0; c < K_COLS; c++) {
@@ -1127,16 +1141,57 @@ static void classify_block(const tables_t *t, const uint8_t *p, int32_t n, int w
   b->run = sep;
 }
 
+/* Blocks shorter than this are walked in one chain of steps, and a byte to split a longer one at is
+   looked for among this many past its middle (see walk). */
+#define K_WALK_SPLIT 24
+#define K_WALK_LOOK 12
+
 /*
  * The automaton's steps through up to `lim` characters at `p` from scaled state *st, up to the first
  * that reaches a keyword state (*st is the state before it): returns how many it took. A function of
  * its own, so that its loop keeps the state in a register: inside the pass, the state went through
  * memory at every step.
+ *
+ * Each step waits for the one before (a load from the row the last one chose). After a byte of no
+ * keyword the state is the root whatever came before, so a block with such a byte near its middle is
+ * walked as two chains at once, the second from the root after that byte: twice the steps in flight.
+ * Keyword states are rare; when either chain meets one, the block is walked again in one chain, which
+ * stops at the first.
  */
 static inline __attribute__((always_inline)) int32_t walk(const tables_t *t, const uint8_t *p, int32_t lim, size_t *st, const int wide) {
   const uint8_t *tab = wide ? (const uint8_t *)t->d32 : (const uint8_t *)t->d16;
   const uint8_t *col256 = t->col256;
+  /* A power of two (see tables_t): the OR of states below it stays below it. */
   const size_t first_out = (size_t)t->out_base * (size_t)t->scale;
+  if (lim >= K_WALK_SPLIT) {
+    int32_t r = lim / 2;
+    const int32_t r_end = r + K_WALK_LOOK;
+    while (r < r_end && !t->reset256[p[r]]) r++;
+    if (r < r_end) {
+      /* Bytes [0, r] from *st (the state after r is the root), bytes (r, lim) from the root. */
+      const uint8_t *q = p + r + 1;
+      const int32_t len_a = r + 1, len_b = lim - r - 1, both = len_a < len_b ? len_a : len_b;
+      size_t a = *st, b = 0, seen = 0;
+      int32_t j = 0;
+      for (; j < both; j++) {
+        a = step(tab, a, col256[p[j]], wide);
+        b = step(tab, b, col256[q[j]], wide);
+        seen |= a | b;
+      }
+      for (int32_t ja = j; ja < len_a; ja++) {
+        a = step(tab, a, col256[p[ja]], wide);
+        seen |= a;
+      }
+      for (int32_t jb = j; jb < len_b; jb++) {
+        b = step(tab, b, col256[q[jb]], wide);
+        seen |= b;
+      }
+      if (seen < first_out) {
+        *st = b;
+        return lim;
+      }
+    }
+  }
   size_t at = *st;
   int32_t n = 0;
   for (; n < lim; n++) {
