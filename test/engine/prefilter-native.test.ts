@@ -34,6 +34,15 @@ function randomCuts(rng: Rng, n: number, count: number): number[] {
   return [...new Set(cuts)].sort((a, b) => a - b);
 }
 
+/** One round: on `text`, randomly cut, the native pass reports the TypeScript pass's events (more than `atLeast` numbers). */
+function expectAgreement(t: PrefilterTables, text: string, rng: Rng, maxCuts: number, atLeast: number): void {
+  const cols = columnsOf(text);
+  const cuts = randomCuts(rng, cols.length, rng.int(0, maxCuts));
+  const nat = events(newTriggerPass(t, 'native'), cols, cuts);
+  expect(nat.length).toBeGreaterThan(atLeast);
+  expect(nat).toEqual(events(newTriggerPass(t, 'js'), cols, cuts));
+}
+
 /** Text built to wake every tracker: keyword pieces, digit runs with every separator, tokens, non-ASCII. */
 function nastyText(rng: Rng, n: number): string {
   const words = ['akia', 'AKIA', 'password', 'Pass', 'ghp_', 'sk_live_', 'iban', 'ssn', '@', 'K', '\u212a', 'é', '😀', 'secret_key', 'xoxb-'];
@@ -103,11 +112,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
         else if (r < 0.8) text += rng.chars('0123456789abcdef -', rng.int(1, 40));
         else text += rng.chars(' .,:=', rng.int(1, 3));
       }
-      const cols = columnsOf(text);
-      const cuts = randomCuts(rng, cols.length, rng.int(0, 10));
-      const nat = events(newTriggerPass(big, 'native'), cols, cuts);
-      expect(nat.length).toBeGreaterThan(100);
-      expect(nat).toEqual(events(newTriggerPass(big, 'js'), cols, cuts));
+      expectAgreement(big, text, rng, 10, 100);
     }
   });
 
@@ -123,11 +128,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     for (let round = 0; round < 20; round++) {
       let text = '';
       while (text.length < 3000) text += rng.next() < 0.3 ? `q${rng.pick(printable)}z` : rng.chars(`${printable.join('')}  0123456789é\u212a`, rng.int(1, 50));
-      const cols = columnsOf(text);
-      const cuts = randomCuts(rng, cols.length, rng.int(0, 8));
-      const nat = events(newTriggerPass(wide, 'native'), cols, cuts);
-      expect(nat.length).toBeGreaterThan(30);
-      expect(nat).toEqual(events(newTriggerPass(wide, 'js'), cols, cuts));
+      expectAgreement(wide, text, rng, 8, 30);
     }
   });
 
@@ -175,14 +176,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     };
     const odd = new PrefilterTables(spec);
     const rng = new Rng(20261131);
-    for (let round = 0; round < 30; round++) {
-      const text = rng.chars('0123456789x7- abkey.é', 3000);
-      const cols = columnsOf(text);
-      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
-      const nat = events(newTriggerPass(odd, 'native'), cols, cuts);
-      expect(nat.length).toBeGreaterThan(30);
-      expect(nat).toEqual(events(newTriggerPass(odd, 'js'), cols, cuts));
-    }
+    for (let round = 0; round < 30; round++) expectAgreement(odd, rng.chars('0123456789x7- abkey.é', 3000), rng, 6, 30);
   });
 
   it('agrees when one run wakes more digit rules than an entry of the native run cache holds', () => {
@@ -193,11 +187,7 @@ describe.skipIf(!native)('native prefilter conformance', () => {
     for (let round = 0; round < 20; round++) {
       let text = '';
       while (text.length < 3000) text += rng.pick(['', 'id ', 'a', '-']) + rng.chars('0123456789', rng.int(3, 12)) + rng.pick([' ', '-', 'x', ' 12 ']);
-      const cols = columnsOf(text);
-      const cuts = randomCuts(rng, cols.length, rng.int(0, 6));
-      const nat = events(newTriggerPass(many, 'native'), cols, cuts);
-      expect(nat.length).toBeGreaterThan(3 * 40);
-      expect(nat).toEqual(events(newTriggerPass(many, 'js'), cols, cuts));
+      expectAgreement(many, text, rng, 6, 3 * 40);
     }
   });
 
