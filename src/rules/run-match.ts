@@ -1,11 +1,19 @@
 /**
- * Pieces of the rules' `runMatch` functions (see `RunMatch` in ./types.ts): tests on a digit run and
- * on the characters around it, in UTF-16 code units of the window text.
+ * Character tests on UTF-16 code units (NaN, past either end of a text, passes none), for the rules'
+ * run gates and value checks, and the pieces of their `runMatch` functions (see `RunMatch` in
+ * ./types.ts): tests on a digit run and on the characters around it in the window text.
  */
 
-export function isDigitAt(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
+export function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
+}
+
+export function isCapitalCode(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+export function isDigitAt(text: string, i: number): boolean {
+  return isDigitCode(text.charCodeAt(i));
 }
 
 /** An ASCII letter. */

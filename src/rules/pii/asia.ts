@@ -5,7 +5,8 @@ import { krRrnValid } from '../../validators/kr-rrn.js';
 import { sgNricValid } from '../../validators/sg-nric.js';
 import { twNationalIdValid } from '../../validators/tw-national-id.js';
 import { verhoeffValid } from '../../validators/verhoeff.js';
-import { digitsOf, isCapitalCode, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
+import { isCapitalCode } from '../run-match.js';
+import { digitsOf, kLabelReach, kRunExtra, oneRepeatedDigit, wholeRun } from './shape.js';
 
 /** Aadhaar numbers never start with 0 or 1; palindromes and one repeated digit are test junk (Presidio drops them too). */
 function aadhaarValid(digits: string): boolean {

@@ -10,7 +10,8 @@ import { nlBsnValid } from '../../validators/nl-bsn.js';
 import { noFodselsnummerValid } from '../../validators/no-fodselsnummer.js';
 import { plPeselValid } from '../../validators/pl-pesel.js';
 import { sePersonnummerValid } from '../../validators/se-personnummer.js';
-import { digitsOf, isCapitalCode, isDigitCode, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
+import { isCapitalCode, isDigitCode } from '../run-match.js';
+import { digitsOf, kLabelReach, kRunExtra, labelledRun, oneRepeatedDigit, wholeRun } from './shape.js';
 
 // Check letters of the DNI/NIE: every letter but I, Ñ, O and U.
 const kNifLetter = '[A-HJ-NP-TV-Z]';

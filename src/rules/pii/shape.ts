@@ -103,15 +103,6 @@ export function runEnd(body: string): RunShape {
   return { pattern: `((?:${body})${kRunTail})`, group: 1 };
 }
 
-/** Character tests on a UTF-16 code unit, for the run gates (`RuleDef.runGate`). */
-export function isDigitCode(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-export function isCapitalCode(c: number): boolean {
-  return c >= 65 && c <= 90;
-}
-
 /** Longest extra text the run helpers add around a value: up to three prefix characters and a two-character tail. */
 export const kRunExtra = 5;
 

@@ -1,4 +1,5 @@
 import { shannonEntropy } from '../../validators/entropy.js';
+import { isDigitCode, isLetterCode } from '../run-match.js';
 
 /**
  * Whether the value found after a password or secret label is a credential rather than a word, an
@@ -60,14 +61,6 @@ function isStandIn(value: string, i: number): boolean {
   const prev = value.charCodeAt(i - 1);
   const next = value.charCodeAt(i + 1);
   return !isDigitCode(prev) && !isDigitCode(next) && (isLetterCode(prev) || isLetterCode(next));
-}
-
-/** ASCII letter / digit by code unit (NaN, past either end, is neither). */
-function isLetterCode(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-function isDigitCode(c: number): boolean {
-  return c >= 48 && c <= 57;
 }
 
 /** Letter runs split at case changes (`HTTPServer` → `HTTP`, `Server`) and digit runs; other characters split. */
