@@ -27,9 +27,8 @@ export function redact(value: string, policy: RedactionPolicy = kDefaultRedactio
   const keep = Math.min(policy.keep, Math.floor(length / 4));
   const hidden = length - keep;
   const mask = hidden > kMaxMask ? `${'*'.repeat(kMaxMask)}[+${hidden - kMaxMask}]` : '*'.repeat(hidden);
-  let kept = '';
-  if (keep > 0 && chars === null) kept = policy.fromEnd ? value.slice(length - keep) : value.slice(0, keep);
-  else if (keep > 0) kept = policy.fromEnd ? chars!.slice(-keep).join('') : chars!.slice(0, keep).join('');
+  const [from, to] = policy.fromEnd ? [length - keep, length] : [0, keep];
+  const kept = chars === null ? value.slice(from, to) : chars.slice(from, to).join('');
   return policy.fromEnd ? mask + kept : kept + mask;
 }
 
