@@ -68,6 +68,14 @@ function problem(code: VerifyProblemCode, batch: number | null, key: string | nu
   return { code, batch, key, message: detail || kVerifyProblems[code] };
 }
 
+/** The zone id `--zone` names (a zone id or a host name); undefined without the option. */
+function zoneOption(zone: string | undefined): string | undefined {
+  if (zone === undefined) return undefined;
+  const id = zoneOfIdOrHost(zone);
+  if (id === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(zone)} is neither a zone id nor a host name`);
+  return id;
+}
+
 /**
  * Verifies the data directory of a stopped `leakscan serve`.
  * @example
@@ -75,11 +83,7 @@ function problem(code: VerifyProblemCode, batch: number | null, key: string | nu
  * if (!report.ok) for (const z of report.zones) for (const p of z.problems) console.log(p.key, p.code, p.message);
  */
 export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  let only: string | undefined;
-  if (options.zone !== undefined) {
-    only = zoneOfIdOrHost(options.zone);
-    if (only === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
-  }
+  const only = zoneOption(options.zone);
   if (options.publicKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(options.publicKey)) {
     throw new ServeError('SERVE_ERR_INVALID_OPTION', '--public-key must be 64 hex digits (an Ed25519 public key)');
   }
@@ -275,11 +279,7 @@ export function formatVerifyReport(report: VerifyReport): string {
  */
 export async function proveEventInDataDir(dataDir: string, id: string, options: VerifyOptions = {}): Promise<EventProof & { keys: KeyInfo[] }> {
   if (!kEventIdPattern.test(id)) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--event ${JSON.stringify(id)} is not an event id (<32 hex digits>-<n>)`);
-  let only: string | undefined;
-  if (options.zone !== undefined) {
-    only = zoneOfIdOrHost(options.zone);
-    if (only === undefined) throw new ServeError('SERVE_ERR_INVALID_OPTION', `--zone ${JSON.stringify(options.zone)} is neither a zone id nor a host name`);
-  }
+  const only = zoneOption(options.zone);
   const keys = keysFor(dataDir, options);
   const locked = (e: unknown): unknown => dataLockedError(e, '; stop `leakscan serve` first, or ask its API (GET /client/v4/zones/{zone}/security/events/{id}/proof)');
   let audit: Awaited<ReturnType<typeof openAuditLog>>;
