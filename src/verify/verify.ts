@@ -77,6 +77,28 @@ function zoneOption(zone: string | undefined): string | undefined {
 }
 
 /**
+ * DIR's audit log and, when DIR/events exists, its events bucket, each opened directly; `locked` turns
+ * a failure to open (another process holds the store) into the caller's error. Nothing stays open
+ * when it throws.
+ */
+async function openStores(dataDir: string, locked: (e: unknown) => unknown): Promise<{ audit: AuditStore; events: Awaited<ReturnType<typeof openBucket>> | null }> {
+  let audit: AuditStore;
+  try {
+    audit = await openAuditLog(dataDir);
+  } catch (e) {
+    throw locked(e);
+  }
+  try {
+    const eventsDir = join(dataDir, 'events');
+    return { audit, events: existsSync(eventsDir) ? await openBucket({ dir: eventsDir }) : null };
+  } catch (e) {
+    await audit.close();
+    throw locked(e);
+  }
+}
+type AuditStore = Awaited<ReturnType<typeof openAuditLog>>;
+
+/**
  * Verifies the data directory of a stopped `leakscan serve`.
  * @example
  * const report = await verifyDataDir('.leakscan');
@@ -92,20 +114,7 @@ export async function verifyDataDir(dataDir: string, options: VerifyOptions = {}
   }
   const locked = (e: unknown): unknown => dataLockedError(e, '; stop `leakscan serve` first (verify reads the stores directly)');
 
-  let audit: Awaited<ReturnType<typeof openAuditLog>>;
-  try {
-    audit = await openAuditLog(dataDir);
-  } catch (e) {
-    throw locked(e);
-  }
-  const eventsDir = join(dataDir, 'events');
-  let events: Awaited<ReturnType<typeof openBucket>> | null = null;
-  try {
-    if (existsSync(eventsDir)) events = await openBucket({ dir: eventsDir });
-  } catch (e) {
-    await audit.close();
-    throw locked(e);
-  }
+  const { audit, events } = await openStores(dataDir, locked);
   try {
     const keys: KeyInfo[] = options.publicKey !== undefined ? [{ public_key: options.publicKey.toLowerCase(), not_before: 0 }] : audit.log.info().keys;
     return await verifyStores(events, audit, keys, only);
@@ -282,20 +291,7 @@ export async function proveEventInDataDir(dataDir: string, id: string, options: 
   const only = zoneOption(options.zone);
   const keys = keysFor(dataDir, options);
   const locked = (e: unknown): unknown => dataLockedError(e, '; stop `leakscan serve` first, or ask its API (GET /client/v4/zones/{zone}/security/events/{id}/proof)');
-  let audit: Awaited<ReturnType<typeof openAuditLog>>;
-  try {
-    audit = await openAuditLog(dataDir);
-  } catch (e) {
-    throw locked(e);
-  }
-  let events: Awaited<ReturnType<typeof openBucket>> | null = null;
-  try {
-    const eventsDir = join(dataDir, 'events');
-    if (existsSync(eventsDir)) events = await openBucket({ dir: eventsDir });
-  } catch (e) {
-    await audit.close();
-    throw locked(e);
-  }
+  const { audit, events } = await openStores(dataDir, locked);
   // The events index, when there is one, names the event's batch (an index being rebuilt names none).
   const indexPath = join(dataDir, 'events-index.mdb');
   let index: EventIndex | undefined;
