@@ -218,49 +218,59 @@ export class PrefilterTables implements NativeTablesSpec {
       this.ctxWithin[c.rule] = c.within;
     }
     const keywords = [...spec.keywords, ...context.flatMap((c) => c.words.map((text) => ({ text, rule: this.ruleCount + c.rule })))];
-    // Aho-Corasick trie over lower-cased keywords (and context words).
-    const gotoRows: Array<Map<number, number>> = [new Map()];
-    const outputs: Array<Array<[number, number]>> = [[]];
-    const depth: number[] = [0];
-    for (const { text, rule } of keywords) {
+    // Aho-Corasick automaton over lower-cased keywords (and context words). Built in every thread that
+    // compiles the rules, at each command's start-up, so it works on flat arrays and copies whole rows.
+    const lowered = keywords.map(({ text, rule }) => {
       const kw = text.toLowerCase();
       if (kw.length === 0 || !/^[\x01-\x7f]+$/.test(kw)) throw new Error(`keyword must be non-empty ASCII: ${JSON.stringify(text)}`);
+      return { kw, rule };
+    });
+    // The trie: a row of kCols per state (-1: no edge), room for a state per keyword character; each
+    // state's edges also listed (`edgeOf` chains them) so that a row is never read column by column.
+    const maxStates = lowered.reduce((m, k) => m + k.kw.length, 1);
+    const gotoRows = new Int32Array(maxStates * kCols).fill(-1);
+    const firstEdge = new Int32Array(maxStates).fill(-1);
+    const edgeOf = new Int32Array(maxStates).fill(-1);
+    const edgeChar = new Int32Array(maxStates);
+    const outputs: Array<Array<[number, number]>> = [[]];
+    const depth: number[] = [0];
+    let n = 1;
+    for (const { kw, rule } of lowered) {
       let s = 0;
       for (let i = 0; i < kw.length; i++) {
         const c = kw.charCodeAt(i);
-        let next = gotoRows[s]!.get(c);
-        if (next === undefined) {
-          next = gotoRows.length;
-          gotoRows.push(new Map());
+        let next = gotoRows[s * kCols + c]!;
+        if (next < 0) {
+          next = n++;
+          gotoRows[s * kCols + c] = next;
+          // State `next` is reached by one edge only: the edge is numbered by it.
+          edgeChar[next] = c;
+          edgeOf[next] = firstEdge[s]!;
+          firstEdge[s] = next;
           outputs.push([]);
           depth.push(depth[s]! + 1);
-          gotoRows[s]!.set(c, next);
         }
         s = next;
       }
       if (!outputs[s]!.some(([r]) => r === rule)) outputs[s]!.push([rule, kw.length]);
     }
-    const n = gotoRows.length;
-    const delta = new Int32Array(n * kCols);
+    // Breadth first: failure links (the longest proper suffix that is a trie state) and outputs (a
+    // state also ends every keyword its failure state ends).
     const fail = new Int32Array(n);
-    const order: number[] = [];
-    // BFS builds failure links and the full transition table.
-    for (let c = 0; c < kCols; c++) delta[c] = gotoRows[0]!.get(c) ?? 0;
-    for (const child of gotoRows[0]!.values()) order.push(child);
-    for (let qi = 0; qi < order.length; qi++) {
+    const order = new Int32Array(n);
+    let queued = 1;
+    for (let qi = 0; qi < queued; qi++) {
       const s = order[qi]!;
-      for (const [c, child] of gotoRows[s]!) {
-        order.push(child);
-        fail[child] = delta[fail[s]! * kCols + c]!;
+      for (let g = firstEdge[s]!; g >= 0; g = edgeOf[g]!) {
+        order[queued++] = g;
+        if (s === 0) continue;
+        const c = edgeChar[g]!;
+        let f = fail[s]!;
+        while (f !== 0 && gotoRows[f * kCols + c]! < 0) f = fail[f]!;
+        fail[g] = Math.max(gotoRows[f * kCols + c]!, 0);
       }
-      for (let c = 0; c < kCols; c++) {
-        const g = gotoRows[s]!.get(c);
-        delta[s * kCols + c] = g !== undefined ? g : delta[fail[s]! * kCols + c]!;
-      }
-      for (const o of outputs[fail[s]!]!) if (!outputs[s]!.some(([r, l]) => r === o[0] && l === o[1])) outputs[s]!.push(o);
+      if (s !== 0) for (const o of outputs[fail[s]!]!) if (!outputs[s]!.some(([r, l]) => r === o[0] && l === o[1])) outputs[s]!.push(o);
     }
-    // Case folding: an upper-case letter moves like its lower-case form.
-    for (let s = 0; s < n; s++) for (let c = 65; c <= 90; c++) delta[s * kCols + c] = delta[s * kCols + c + 32]!;
     // Renumber the states: those that end no keyword first (the root stays 0), so the hot loop tests
     // `state >= firstOut` instead of loading a flag per character.
     const perm = new Int32Array(n);
@@ -268,8 +278,17 @@ export class PrefilterTables implements NativeTablesSpec {
     for (let s = 0; s < n; s++) if (outputs[s]!.length === 0) perm[s] = next++;
     this.firstOut = next;
     for (let s = 0; s < n; s++) if (outputs[s]!.length > 0) perm[s] = next++;
+    // The full transition table in the new numbering: a state's row is its failure state's row (done
+    // earlier, breadth first) with its own edges on top; the root's other columns lead back to it.
     const table = n <= 0xffff ? new Uint16Array(n * kCols) : new Int32Array(n * kCols);
-    for (let s = 0; s < n; s++) for (let c = 0; c < kCols; c++) table[perm[s]! * kCols + c] = perm[delta[s * kCols + c]!]!;
+    for (let qi = 0; qi < queued; qi++) {
+      const s = order[qi]!;
+      const row = perm[s]! * kCols;
+      if (s !== 0) table.copyWithin(row, perm[fail[s]!]! * kCols, perm[fail[s]!]! * kCols + kCols);
+      for (let g = firstEdge[s]!; g >= 0; g = edgeOf[g]!) table[row + edgeChar[g]!] = perm[g]!;
+    }
+    // Case folding: an upper-case letter moves like its lower-case form.
+    for (let s = 0; s < n; s++) table.copyWithin(s * kCols + 65, s * kCols + 97, s * kCols + 123);
     this.delta = table;
     const depthOf = new Int32Array(n);
     const outputsOf: Array<Array<[number, number]>> = new Array<Array<[number, number]>>(n);

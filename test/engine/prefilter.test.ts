@@ -49,6 +49,28 @@ describe('prefilter', () => {
     expect(spans(spec, 'x akia GHP_ PassWord')).toEqual(['0:2-6', '1:7-11', '2:12-20', '3:12-16']);
   });
 
+  it('finds what a plain search finds for keyword sets whose words share prefixes and suffixes', () => {
+    // The automaton's failure links against the obvious search: every occurrence of every keyword,
+    // lower-cased, from every position. Words from a four-letter alphabet overlap in every way.
+    let seed = 0x2545f491;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const word = (len: number): string => Array.from({ length: len }, () => 'abAB_-'[rand(6)]!).join('');
+    for (let round = 0; round < 40; round++) {
+      const words = Array.from({ length: 1 + rand(12) }, () => word(1 + rand(6)));
+      const keywords = words.map((text, i) => ({ text, rule: i % 5 }));
+      const text = word(200);
+      const expected = new Set<string>();
+      const lower = text.toLowerCase();
+      for (const { text: kw, rule } of keywords) {
+        for (let at = lower.indexOf(kw.toLowerCase()); at >= 0; at = lower.indexOf(kw.toLowerCase(), at + 1)) expected.add(`${rule}:${at}-${at + kw.length}`);
+      }
+      expect(new Set(spans({ keywords, digits: [], tokens: [] }, text))).toEqual(expected);
+    }
+  });
+
   it('gives the same spans however the text is cut', () => {
     const text = 'AKIAx 4111 1111 1111 1111 AB123456C password 12.345.678-9 ghp_';
     const whole = spans(spec, text);
