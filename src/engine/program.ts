@@ -65,6 +65,20 @@ export interface Program {
   newPrefilter(impl?: PrefilterChoice): TriggerPass;
 }
 
+/**
+ * `backend.compile` put off until the pattern is first searched: a scan compiles only the rules its
+ * triggers woke, and a command starts without compiling a hundred patterns in each thread. Programs
+ * are compiled from the managed rules only, whose patterns the conformance suite compiles on every
+ * backend; patterns a user writes (ruleset expressions) are compiled at once, where errors belong.
+ */
+function compileOnUse(backend: RegexBackend, source: string, ignoreCase: boolean, group: number): CompiledPattern {
+  let compiled: CompiledPattern | null = null;
+  const pattern = (): CompiledPattern => (compiled ??= backend.compile(source, ignoreCase, group));
+  const lazy: CompiledPattern = { exec: (text, from) => pattern().exec(text, from) };
+  if (backend.bytes === true) lazy.execBytes = (bytes, from) => pattern().execBytes!(bytes, from);
+  return lazy;
+}
+
 /** Characters before a digit run or token that a run gate may read (they read a handful). */
 const kGateLookBack = 64;
 
@@ -94,7 +108,7 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     if (members.length < 2) continue;
     screenIndex.set(name, screens.length);
     const source = members.map((d) => (d.ignoreCase === true ? `(?i:${d.pattern})` : `(?:${d.pattern})`)).join('|');
-    screens.push({ name, pattern: backend.compile(source, false, 0) });
+    screens.push({ name, pattern: compileOnUse(backend, source, false, 0) });
   }
   const gates: Array<NonNullable<RuleDef['runGate']>> = [];
   const gateOf = (def: RuleDef): number => {
@@ -123,7 +137,7 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     def,
     index,
     tags: ruleTags(def),
-    pattern: backend.compile(def.pattern, def.ignoreCase === true, def.group ?? 0),
+    pattern: compileOnUse(backend, def.pattern, def.ignoreCase === true, def.group ?? 0),
     checks: compileChecks(def, minConfidence),
     maxLength: def.maxLength,
     lead: Math.min(def.lead ?? def.maxLength, def.maxLength),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRe2WasmPattern, re2WasmGeneration } from '../../src/engine/backend/re2-wasm.js';
-import { re2NativeBackend, re2WasmBackend, resolveBackend, scanStream, v8Backend } from '../../src/engine/index.js';
+import { compileProgram, re2NativeBackend, re2WasmBackend, resolveBackend, scanStream, v8Backend, type RegexBackend } from '../../src/engine/index.js';
+import { selectRules } from '../../src/rules/index.js';
 import { program } from './helpers.js';
 
 describe('re2-wasm backend', () => {
@@ -59,5 +60,23 @@ describe('value group positions', () => {
       const at = Buffer.byteLength('é😀 ');
       expect(q.execBytes!(bytes, 0)).toEqual({ start: at, end: at + 19, groupStart: at + 4, groupEnd: at + 7 });
     }
+  });
+});
+
+describe('compiling a program', () => {
+  it('compiles a rule\'s pattern when a window first needs it: only the rules whose triggers fired', async () => {
+    const inner = resolveBackend('auto');
+    const compiled: string[] = [];
+    const counting: RegexBackend = { ...inner, compile: (source, ignoreCase, group) => (compiled.push(source), inner.compile(source, ignoreCase, group)) };
+    const rules = selectRules({});
+    const p = compileProgram(rules, counting);
+    expect(compiled).toEqual([]);
+    const card = '4111 1111 1111 1111';
+    const r = await scanStream(p, [Buffer.from(`nothing here but a card ${card} and an AKIAZ7Q2MBVX4NKW3P5R, twice: ${card}`)], { contentType: 'text/plain' });
+    // Each pattern at most once, and far fewer than the rules.
+    expect(new Set(compiled).size).toBe(compiled.length);
+    expect(compiled.length).toBeGreaterThan(0);
+    expect(compiled.length).toBeLessThan(rules.length / 4);
+    expect(r.findings.map((f) => f.ruleId)).toContain('card-visa');
   });
 });

@@ -78,6 +78,7 @@ export function re2BackendOver(binding: Re2Binding): RegexBackend {
   return {
     name: 're2',
     linear: true,
+    bytes: true,
     compile(pattern, ignoreCase, group) {
       const compiled = binding.compile(toRe2Syntax(pattern), ignoreCase, group);
       return {

@@ -25,6 +25,8 @@ export interface RegexBackend {
   readonly name: 're2-wasm' | 're2' | 'v8';
   /** True when matching time is linear in the input (RE2); false for the V8 reference. */
   readonly linear: boolean;
+  /** True when every pattern it compiles has `execBytes`. */
+  readonly bytes?: boolean;
   compile(pattern: string, ignoreCase: boolean, group: number): CompiledPattern;
 }
 
