@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:zlib';
 import type { Finding } from '../../types.js';
 import type { TextPosition } from '../../report/types.js';
@@ -46,27 +47,35 @@ function isUtf16(bytes: Uint8Array, contentType: string | undefined): boolean {
 export function findingPositions(findings: readonly Finding[], body: Uint8Array, contentType?: string): TextPosition[] | undefined {
   if (findings.length === 0 || isUtf16(body, contentType)) return undefined;
   const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const points = [...new Set(findings.flatMap((f) => [f.start, f.end]))].sort((a, b) => a - b);
+  // Every start and end, in order (a typed array sorts numerically without a comparator call).
+  const points = new Float64Array(2 * findings.length);
+  findings.forEach((f, i) => {
+    points[2 * i] = f.start;
+    points[2 * i + 1] = f.end;
+  });
+  points.sort();
   const at = new Map<number, { line: number; column: number }>();
   let line = 1;
   let pos = 0; // bytes before `pos` are accounted for in `line` / `column`
   let column = 1;
-  for (const p of points) {
+  // Native searches, not a loop over the bytes: `nextNl` is the first LF at or after `pos` (-1: none
+  // left), so each search finds a line the walk then crosses, and a minified body (one long line) is
+  // searched once. A body all ASCII (most) never has a stretch tested for wide characters.
+  const ascii = isAscii(buf);
+  let nextNl = buf.indexOf(0x0a);
+  for (let k = 0; k < points.length; k++) {
+    const p = points[k]!;
+    if (k > 0 && p === points[k - 1]) continue;
     const target = Math.min(p, buf.length);
-    // One pass over the bytes up to the point: the lines it crosses, and whether the stretch of its
-    // own line holds anything but ASCII (then the stretch is decoded, as editors count its columns).
     let from = pos;
-    let wide = false;
-    for (let i = pos; i < target; i++) {
-      const b = buf[i]!;
-      if (b === 0x0a) {
-        line++;
-        column = 1;
-        from = i + 1;
-        wide = false;
-      } else if (b >= 0x80) wide = true;
+    while (nextNl >= 0 && nextNl < target) {
+      line++;
+      column = 1;
+      from = nextNl + 1;
+      nextNl = buf.indexOf(0x0a, from);
     }
-    if (target > from) column += wide ? buf.toString('utf8', from, target).length : target - from;
+    // Editors count the columns of a non-ASCII stretch in its UTF-16 units: it is decoded.
+    if (target > from) column += ascii || isAscii(buf.subarray(from, target)) ? target - from : buf.toString('utf8', from, target).length;
     pos = Math.max(pos, target);
     at.set(p, { line, column });
   }
