@@ -235,7 +235,7 @@ function formatProcesses(p: ProcessPhaseResult): string {
     ];
   });
   return [
-    `leakscan scan DIR (dist/cli/main.js, NDJSON) vs ${p.secretlint} (JSON to a file), whole processes on the same files, median of ${p.rounds} runs each, alternated:`,
+    `leakscan scan DIR (dist/bin/main.js, NDJSON) vs ${p.secretlint} (JSON to a file), whole processes on the same files, median of ${p.rounds} runs each, alternated:`,
     ...pad([header, ...rows], [false, true, true, true, true, true, true, true, true, true]),
     `leakscan× = secretlint's time / leakscan's (> 1: leakscan faster); CPU = the child's user + system time (GNU time). start-up = one 21-byte file: what starting each tool costs.${p.cpuNote === undefined ? '' : ` ${p.cpuNote}.`}`,
   ].join('\n');

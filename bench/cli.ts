@@ -1,6 +1,6 @@
 /**
  * The command-line phase of `npm run bench`: `leakscan scan DIR` as a user runs it (the built
- * `dist/cli/main.js`, one child process per run, NDJSON to /dev/null) over the pool phase's batch
+ * `dist/bin/main.js`, one child process per run, NDJSON to /dev/null) over the pool phase's batch
  * corpus written to files, with `--workers 0`, `1`, `2` and the default, runs alternated in rounds.
  *
  * Two corpora: 800 files (~48 MB, below the 64 MiB from which the command starts a pool by default) and
@@ -20,7 +20,7 @@ import { fileExtension } from './bodies.js';
 import { batchCorpus } from './pool.js';
 
 const kRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const kMain = join(kRoot, 'dist', 'cli', 'main.js');
+const kMain = join(kRoot, 'dist', 'bin', 'main.js');
 /** Files per copy of the batch corpus, and copies in the small and the large corpus. */
 const kPerCopy = 200;
 const kSmallCopies = 4;
@@ -108,7 +108,7 @@ export function builtCliProblem(): string | null {
   return null;
 }
 
-/** The built command, `dist/cli/main.js`. */
+/** The built command, `dist/bin/main.js`. */
 export const kCliMain: string = kMain;
 
 /**
@@ -163,7 +163,7 @@ export async function runCliPhase(o: { quick: boolean; timeLeft: () => boolean; 
 export function formatCli(p: CliPhaseResult, cores: number): string {
   if (p.status !== 'ok') return `leakscan scan (command line): ${p.status}: ${p.message}`;
   const lines = [
-    `leakscan scan DIR --format ndjson (dist/cli/main.js, a process per run, the batch corpus as files; median of ${p.rounds} round${p.rounds === 1 ? '' : 's'}, runs alternated):`,
+    `leakscan scan DIR --format ndjson (dist/bin/main.js, a process per run, the batch corpus as files; median of ${p.rounds} round${p.rounds === 1 ? '' : 's'}, runs alternated):`,
     `${'corpus'.padEnd(31)}${'--workers'.padEnd(13)}${'s'.padStart(6)}${'MB/s'.padStart(8)}  ×(--workers 0)`,
   ];
   for (const c of p.corpora) {

@@ -165,7 +165,7 @@ export function formatFleet(r: FleetPhaseResult): string {
   if (r.status !== 'ok') return `fleet (issue 35): ${r.status}: ${r.message}`;
   const la = (x: number[]): string => x.map((v) => v.toFixed(1)).join(' ');
   return [
-    `fleet (issue 35): roles as processes of dist/cli/main.js, nats-server (max_payload ${r.maxPayload / 2 ** 20} MiB, JetStream file store in tmp); ${r.cores} cores: serve on ${r.pins.proxy}, nats-server, origin and load on ${r.pins.natsAndLoad}; load average ${la(r.loadavg.start)} at start, ${la(r.loadavg.end)} at the end`,
+    `fleet (issue 35): roles as processes of dist/bin/main.js, nats-server (max_payload ${r.maxPayload / 2 ** 20} MiB, JetStream file store in tmp); ${r.cores} cores: serve on ${r.pins.proxy}, nats-server, origin and load on ${r.pins.natsAndLoad}; load average ${la(r.loadavg.start)} at start, ${la(r.loadavg.end)} at the end`,
     '',
     ...engineTable(r),
     '',

@@ -1,6 +1,6 @@
 /**
  * The fleet phase of `npm run bench` (issue 35, part 4), opt-in: `npm run bench -- --filter fleet`.
- * The roles run as processes of the built command (`dist/cli/main.js`) on loopback, around a
+ * The roles run as processes of the built command (`dist/bin/main.js`) on loopback, around a
  * nats-server started by test/support/nats.ts (JetStream, `max_payload` 4 MiB), each pinned to a core
  * with `taskset` (bench/fleet-roles.ts); the bench's seeded sparse and dense bodies go through the
  * proxy to a local origin (bench/fleet-load.ts). It measures:

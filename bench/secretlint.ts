@@ -1,6 +1,6 @@
 /**
  * secretlint as an anchor of `npm run bench` (bench/anchors.ts): `secretlint` with its recommended
- * preset and `leakscan scan` (the built `dist/cli/main.js`) as whole processes, each on the same files:
+ * preset and `leakscan scan` (the built `dist/bin/main.js`) as whole processes, each on the same files:
  * the engine cases' four 1 MiB bodies of one density written to a folder (sparse, dense), plus one
  * tiny file (what starting each tool costs). Runs alternate tool by tool, in an order rotated each
  * round; each run's CPU time (user + system) comes from the child's rusage through GNU time

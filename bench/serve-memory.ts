@@ -9,7 +9,7 @@
  *
  *   npm run build && npx tsx bench/serve-memory.ts [--rounds 5] [--concurrency 150] [--mb 3]
  *     [--idle 10,30,60] [--runs 1] [--workers N] [--env NAME=VALUE]… [--node-arg ARG]…
- *     [--json FILE] [--smaps FILE] [--main dist/cli/main.js]
+ *     [--json FILE] [--smaps FILE] [--main dist/bin/main.js]
  *
  * `--env` and `--node-arg` are for experiments (MALLOC_ARENA_MAX=2, --expose-gc, --max-semi-space-size=…).
  * With --runs N the table gives each figure's median over N runs, each with a fresh server and data directory.
@@ -131,7 +131,7 @@ interface Serve {
   stop(): Promise<void>;
 }
 
-const kMain = join(import.meta.dirname, '../dist/cli/main.js');
+const kMain = join(import.meta.dirname, '../dist/bin/main.js');
 /** Every request's zone (`--zone ID`): the bench deploys the managed ruleset on it. */
 const kZone = 'be0c' + '0'.repeat(28);
 const kProbe = join(import.meta.dirname, 'serve-memory-probe.mjs');

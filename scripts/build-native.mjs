@@ -92,9 +92,9 @@ function linkBin() {
   const bin = join(root, 'node_modules', '.bin');
   mkdirSync(bin, { recursive: true });
   const sh = join(bin, 'leakscan');
-  writeFileSync(sh, '#!/bin/sh\n# Made by scripts/build-native.mjs: this checkout\'s CLI, for `npx leakscan` in the checkout.\nexec node "$(dirname "$0")/../../dist/cli/main.js" "$@"\n');
+  writeFileSync(sh, '#!/bin/sh\n# Made by scripts/build-native.mjs: this checkout\'s CLI, for `npx leakscan` in the checkout.\nexec node "$(dirname "$0")/../../dist/bin/main.js" "$@"\n');
   chmodSync(sh, 0o755);
-  writeFileSync(join(bin, 'leakscan.cmd'), '@node "%~dp0\\..\\..\\dist\\cli\\main.js" %*\r\n');
+  writeFileSync(join(bin, 'leakscan.cmd'), '@node "%~dp0\\..\\..\\dist\\bin\\main.js" %*\r\n');
 }
 
 function main() {

@@ -6,6 +6,7 @@
  * same events (the conformance suite runs both); only speed differs.
  */
 import { createRequire } from 'node:module';
+import { packagePath } from '../package-root.js';
 
 export interface NativeBinding {
   tables(spec: NativeTablesSpec): object;
@@ -77,8 +78,7 @@ export function nativeBinding(): NativeBinding | null {
   }
   try {
     const require = createRequire(import.meta.url);
-    // src/engine/native.ts and dist/engine/native.js are both two folders below the package root.
-    loaded = require('../../build/Release/leakscan_prefilter.node') as NativeBinding;
+    loaded = require(packagePath('build/Release/leakscan_prefilter.node')) as NativeBinding;
   } catch (e) {
     why = `native prefilter not built (${(e as Error).message.split('\n')[0]}); run npm rebuild leakscan`;
     loaded = null;

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-root.js';
 
 export const kToolName = 'leakscan';
 
 let cachedVersion: string | undefined;
 
-/** This package's version, read from package.json (two levels up from both `src/report` and `dist/report`). */
+/** This package's version, read from its package.json. */
 export function packageVersion(): string {
   if (cachedVersion === undefined) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+      const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version?: unknown };
       cachedVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
     } catch {
       cachedVersion = '0.0.0';

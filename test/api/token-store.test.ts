@@ -25,7 +25,7 @@ function cliArgs(): string[] {
     }
   };
   const built = fresh('src/api/tokens.ts', 'dist/api/tokens.js') && fresh('src/cli/commands/token.ts', 'dist/cli/commands/token.js');
-  return built ? [join(kRoot, 'dist/cli/main.js')] : ['--import', 'tsx', join(kRoot, 'src/cli/main.ts')];
+  return built ? [join(kRoot, 'dist/bin/main.js')] : ['--import', 'tsx', join(kRoot, 'src/cli/main.ts')];
 }
 const kCli = cliArgs();
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { allRuleDefs, managedRuleset } from '../../src/rules/index.js';
 import { kOneReadBytes, kPoolMinBytes } from '../../src/cli/commands/scan.js';
 import { sh } from '../serve/helpers.js';
-import { fakeFactory, runCli, tempDir } from './helpers.js';
+import { fakeFactory, runCli, syntheticCard, tempDir } from './helpers.js';
 
 const ndjsonPaths = (stdout: string): string[] => stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { path: string }).path);
 
@@ -409,8 +409,26 @@ describe('leakscan rules', () => {
     expect(v.stdout).toMatch(new RegExp(`^leakscan ${version.replaceAll('.', '\\.')} \\(node ${process.versions.node}; prefilter (native|typescript), regex (re2 \\(system [^)]+\\)|re2-wasm)`));
   });
 
+  it('runs as the bundle npm links (dist/bin/main.js): native parts found, its pool on the bundled worker', async () => {
+    const main = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
+    const version = await sh(`"${process.execPath}" "${main}" --version`, { timeoutMs: 30_000 });
+    const unbundled = await sh(`"${process.execPath}" "${fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))}" --version`, { timeoutMs: 30_000 });
+    // The bundle finds the same native builds from the package root as the unbundled modules do.
+    expect(version.stdout.toString()).toBe(unbundled.stdout.toString());
+    const dir = tempDir();
+    const card = syntheticCard();
+    writeFileSync(join(dir, 'a.txt'), `card ${card}\n`);
+    writeFileSync(join(dir, 'b.txt'), `also ${card}\n`);
+    for (const workers of ['0', '1']) {
+      const r = await sh(`"${process.execPath}" "${main}" scan "${dir}" --format ndjson --no-progress --workers ${workers}`, { timeoutMs: 60_000 });
+      expect(r.code, r.stderr.toString()).toBe(1);
+      const lines = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { ruleId?: string });
+      expect(lines.filter((l) => l.ruleId?.startsWith('card-')).length, `--workers ${workers}`).toBe(2);
+    }
+  });
+
   it('--version names a slower fallback and why it is in use', async () => {
-    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+    const main = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
     const r = await sh(`"${process.execPath}" "${main}" --version`, { timeoutMs: 30_000, env: { ...process.env, LEAKSCAN_PREFILTER: 'js', LEAKSCAN_RE2_BINDING: 'off' } });
     expect(r.code).toBe(0);
     const out = r.stdout.toString();

@@ -116,8 +116,8 @@ describe('install builds', () => {
     expect(existsSync(join(dir, 'node_modules', '.bin', 'leakscan'))).toBe(false);
     await install({ npm_config_local_prefix: dir });
     const bin = join(dir, 'node_modules', '.bin', 'leakscan');
-    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
-    writeFileSync(join(dir, 'dist', 'cli', 'main.js'), 'console.log("cli", process.argv.slice(2).join(" "))');
+    mkdirSync(join(dir, 'dist', 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'bin', 'main.js'), 'console.log("cli", process.argv.slice(2).join(" "))');
     chmodSync(bin, 0o755);
     const r = await sh(`"${bin}" scan x`, { timeoutMs: 10_000, env: { PATH: `${join(process.execPath, '..')}:${process.env.PATH ?? ''}` } });
     expect(r.stdout.toString()).toBe('cli scan x\n');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { RegexBackend } from './types.js';
 import { toRe2Syntax } from './re2-syntax.js';
+import { packagePath } from '../../package-root.js';
 
 const require = createRequire(import.meta.url);
 
@@ -14,14 +15,13 @@ export interface Re2Binding {
   execString(pattern: object, text: string, from: number, out: Int32Array): boolean;
 }
 
-// src/engine/backend/ and dist/engine/backend/ are both three folders below the package root.
-const kBuild = '../../../native/re2/build/Release/';
+const kBuild = 'native/re2/build/Release/';
 
 function load(): { binding: Re2Binding | null; reason?: string; library?: string } {
   if (process.env.LEAKSCAN_RE2_BINDING === 'off') return { binding: null, reason: 'LEAKSCAN_RE2_BINDING=off' };
   let binding: Re2Binding;
   try {
-    binding = require(`${kBuild}leakscan_re2.node`) as Re2Binding;
+    binding = require(packagePath(`${kBuild}leakscan_re2.node`)) as Re2Binding;
   } catch (err) {
     // Not built (scripts/build-native.mjs said why at install), or the system RE2 it was linked
     // against is gone: re2-wasm takes over.
@@ -34,7 +34,7 @@ function load(): { binding: Re2Binding | null; reason?: string; library?: string
   }
   try {
     // The install's record of the build names the library it linked (for `leakscan --version`).
-    const stamp = JSON.parse(readFileSync(new URL(`${kBuild}leakscan-build.json`, import.meta.url), 'utf8')) as { re2?: unknown };
+    const stamp = JSON.parse(readFileSync(packagePath(`${kBuild}leakscan-build.json`), 'utf8')) as { re2?: unknown };
     if (typeof stamp.re2 === 'string') return { binding, library: stamp.re2 };
   } catch {
     // Built by hand (node-gyp without the install script): the library goes unnamed.
