@@ -72,10 +72,16 @@ export interface Program {
  * backend; patterns a user writes (ruleset expressions) are compiled at once, where errors belong.
  */
 function compileOnUse(backend: RegexBackend, source: string, ignoreCase: boolean, group: number): CompiledPattern {
-  let compiled: CompiledPattern | null = null;
-  const pattern = (): CompiledPattern => (compiled ??= backend.compile(source, ignoreCase, group));
-  const lazy: CompiledPattern = { exec: (text, from) => pattern().exec(text, from) };
-  if (backend.bytes === true) lazy.execBytes = (bytes, from) => pattern().execBytes!(bytes, from);
+  // The first call compiles and puts the compiled pattern's own methods in place: later calls go
+  // straight to them. (A backend's methods never use `this`.)
+  const compile = (): CompiledPattern => {
+    const compiled = backend.compile(source, ignoreCase, group);
+    lazy.exec = compiled.exec;
+    if (lazy.execBytes !== undefined) lazy.execBytes = compiled.execBytes!;
+    return compiled;
+  };
+  const lazy: CompiledPattern = { exec: (text, from) => compile().exec(text, from) };
+  if (backend.bytes === true) lazy.execBytes = (bytes, from) => compile().execBytes!(bytes, from);
   return lazy;
 }
 
