@@ -6,29 +6,57 @@
  * the package root); each command's lazy import becomes a shared chunk, so a command still loads only
  * what it uses. Node loading some 150 ES modules one by one was about a third of a command's
  * start-up. dist/bin/ is made afresh each time: the step is idempotent.
+ *
+ * Where esbuild cannot run (no binary for the platform) or LEAKSCAN_SKIP_BUNDLE=1, dist/bin/main.js
+ * is a one-line entry that imports the unbundled command instead: the same command, a slower start.
+ * `--out DIR` writes elsewhere (tests).
  */
-import { rmSync, statSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, version } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'bin');
+const at = process.argv.indexOf('--out');
+const out = at > 0 ? resolve(process.argv[at + 1]) : join(root, 'dist', 'bin');
+const say = (msg) => console.log(`leakscan: ${msg}`);
+
+/** dist/bin/main.js as an entry importing the unbundled command (its worker stays dist/pool/worker.js). */
+function unbundled(why) {
+  mkdirSync(out, { recursive: true });
+  const target = relative(out, join(root, 'dist', 'cli', 'main.js')).split('\\').join('/');
+  writeFileSync(join(out, 'main.js'), `#!/usr/bin/env node\n// Written by scripts/bundle-cli.mjs: ${why}.\nimport '${target.startsWith('.') ? target : `./${target}`}';\n`);
+  say(`command not bundled (${why}); dist/bin/main.js runs the unbundled modules (same command, slower start-up)`);
+}
+
 const started = performance.now();
 rmSync(out, { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: { main: 'dist/cli/main.js', worker: 'dist/pool/worker.js' },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  outdir: out,
-  chunkNames: 'chunk-[hash]',
-  logLevel: 'warning',
-});
-const files = readdirSync(out);
-const kb = files.reduce((n, f) => n + statSync(join(out, f)).size, 0) / 1024;
-console.log(`leakscan: bundled dist/cli/main.js and dist/pool/worker.js into dist/bin/ with esbuild ${version}: ${files.length} files, ${kb.toFixed(0)} KB, ${(performance.now() - started).toFixed(0)} ms`);
+if (process.env.LEAKSCAN_SKIP_BUNDLE === '1') {
+  unbundled('LEAKSCAN_SKIP_BUNDLE=1');
+} else {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: { main: 'dist/cli/main.js', worker: 'dist/pool/worker.js' },
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      outdir: out,
+      chunkNames: 'chunk-[hash]',
+      logLevel: 'silent',
+    });
+  } catch (err) {
+    rmSync(out, { recursive: true, force: true });
+    unbundled(`esbuild failed: ${String(err?.message ?? err).split('\n')[0]}`);
+    esbuild = null;
+  }
+  if (esbuild) {
+    const files = readdirSync(out);
+    const kb = files.reduce((n, f) => n + statSync(join(out, f)).size, 0) / 1024;
+    say(`bundled dist/cli/main.js and dist/pool/worker.js into ${relative(root, out) || '.'}/ with esbuild ${esbuild.version}: ${files.length} files, ${kb.toFixed(0)} KB, ${(performance.now() - started).toFixed(0)} ms`);
+  }
+}
