@@ -28,35 +28,36 @@ function unbundled(why) {
   say(`command not bundled (${why}); dist/bin/main.js runs the unbundled modules (same command, slower start-up)`);
 }
 
-const started = performance.now();
+/** Bundles into `out`; returns what to say. Throws when esbuild cannot be loaded or fails. */
+async function bundle() {
+  const started = performance.now();
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: 'dist/cli/main.js', worker: 'dist/pool/worker.js' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir: out,
+    chunkNames: 'chunk-[hash]',
+    logLevel: 'silent',
+  });
+  const files = readdirSync(out);
+  const kb = files.reduce((n, f) => n + statSync(join(out, f)).size, 0) / 1024;
+  return `bundled dist/cli/main.js and dist/pool/worker.js into ${relative(root, out) || '.'}/ with esbuild ${esbuild.version}: ${files.length} files, ${kb.toFixed(0)} KB, ${(performance.now() - started).toFixed(0)} ms`;
+}
+
 rmSync(out, { recursive: true, force: true });
 if (process.env.LEAKSCAN_SKIP_BUNDLE === '1') {
   unbundled('LEAKSCAN_SKIP_BUNDLE=1');
 } else {
-  let esbuild;
   try {
-    esbuild = await import('esbuild');
-    await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: { main: 'dist/cli/main.js', worker: 'dist/pool/worker.js' },
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
-      outdir: out,
-      chunkNames: 'chunk-[hash]',
-      logLevel: 'silent',
-    });
+    say(await bundle());
   } catch (err) {
     rmSync(out, { recursive: true, force: true });
     unbundled(`esbuild failed: ${String(err?.message ?? err).split('\n')[0]}`);
-    esbuild = null;
-  }
-  if (esbuild) {
-    const files = readdirSync(out);
-    const kb = files.reduce((n, f) => n + statSync(join(out, f)).size, 0) / 1024;
-    say(`bundled dist/cli/main.js and dist/pool/worker.js into ${relative(root, out) || '.'}/ with esbuild ${esbuild.version}: ${files.length} files, ${kb.toFixed(0)} KB, ${(performance.now() - started).toFixed(0)} ms`);
   }
 }
