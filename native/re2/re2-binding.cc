@@ -42,8 +42,10 @@ void DeletePattern(napi_env, void* data, void*) { delete static_cast<Pattern*>(d
 
 // compile(pattern: string, ignoreCase: boolean, group: number): object (an external)
 // Throws a SyntaxError with RE2's message when the pattern does not compile, or when it has fewer
-// capturing groups than `group`.
-napi_value Compile(napi_env env, napi_callback_info info) {
+// capturing groups than `group`. compileColumns(…) is the same in Latin-1 (one byte per character):
+// for `exec` over the matcher's column bytes, where every non-ASCII character is one byte that no
+// ASCII class holds; never for execString, which hands RE2 UTF-8.
+napi_value CompileAs(napi_env env, napi_callback_info info, bool latin1) {
   size_t argc = 3;
   napi_value argv[3];
   CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
@@ -67,6 +69,7 @@ napi_value Compile(napi_env env, napi_callback_info info) {
   options.set_case_sensitive(!ignoreCase);
   options.set_log_errors(false);
   options.set_max_mem(kMaxMem);
+  if (latin1) options.set_encoding(re2::RE2::Options::EncodingLatin1);
   auto pattern = std::make_unique<Pattern>(source, options);
   if (!pattern->re.ok()) {
     napi_value code, msg, err;
@@ -90,6 +93,9 @@ napi_value Compile(napi_env env, napi_callback_info info) {
 // The leftmost match in `whole` starting at or after byte `from` (text before `from` is context for
 // `^` and `\b`, as in a JavaScript regex's lastIndex). On a match, out[0..3] = match start, end, group
 // start, group end (byte offsets into `whole`); false when there is none, or the group did not take part.
+napi_value Compile(napi_env env, napi_callback_info info) { return CompileAs(env, info, false); }
+napi_value CompileColumns(napi_env env, napi_callback_info info) { return CompileAs(env, info, true); }
+
 bool Search(const Pattern& pattern, re2::StringPiece whole, size_t from, int32_t* out) {
   // RE2 fills submatches 0..group (just the whole match for group 0); the group is the last of them.
   const int group = pattern.group;
@@ -219,8 +225,9 @@ napi_value Init(napi_env env, napi_value exports) {
       {"compile", nullptr, Compile, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"exec", nullptr, Exec, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"execString", nullptr, ExecString, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"compileColumns", nullptr, CompileColumns, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
-  if (napi_define_properties(env, exports, 3, props) != napi_ok) return nullptr;
+  if (napi_define_properties(env, exports, 4, props) != napi_ok) return nullptr;
   return exports;
 }
 

@@ -4,7 +4,7 @@ import { redact } from '../redact/index.js';
 import { afterCodePoint, asciiClass, listContinues } from './checks.js';
 import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
-import type { CompiledPattern, PatternMatch } from './backend/index.js';
+import { columnsSpecial, type CompiledPattern, type PatternMatch } from './backend/index.js';
 import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
 import { decodeBase64Json, mayHoldCandidate, type DecodedCandidate } from './decoded.js';
@@ -155,6 +155,8 @@ export class Matcher {
   #bytes: Buffer = Buffer.alloc(1);
   /** Positions (global, ascending) of the non-ASCII characters still in `#buf`. */
   #nonAscii: number[] = [];
+  /** Those of them that column bytes do not stand for (`columnsSpecial`): rare. */
+  #special: number[] = [];
   /** The searches of the window being confirmed and of the screen region being run (reused). */
   readonly #windowSearch = new WindowSearch();
   readonly #screenSearch = new WindowSearch();
@@ -312,6 +314,7 @@ export class Matcher {
   #markNonAscii(i: number, c: number): void {
     this.#bytes[i] = columnByte(c);
     this.#nonAscii.push(this.#bufStart + i);
+    if (columnsSpecial(c)) this.#special.push(this.#bufStart + i);
   }
 
   /**
@@ -598,11 +601,15 @@ export class Matcher {
 
   /**
    * `search` set up for `exec` of `pattern` over `text` (= the buffer's [start, end), `ascii` when it
-   * holds no non-ASCII character), in text positions. As bytes when the backend takes them: an ASCII
-   * stretch is a view of `#bytes`; other text is encoded once for every call on it (a string would be
+   * holds no non-ASCII character), in text positions. As bytes when the backend takes them: a view of
+   * `#bytes` where the pattern reads column bytes (unless the text holds a character they do not stand
+   * for) or the text is ASCII; other text is encoded once for every call on it (a string would be
    * encoded again on each).
    */
   #searcher(search: WindowSearch, pattern: CompiledPattern, start: number, end: number, text: string, ascii: boolean): WindowSearch {
+    if (pattern.execColumns !== undefined && (ascii || !this.#holds(this.#special, start, end))) {
+      return search.overColumns(pattern, text, this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart));
+    }
     if (pattern.execBytes === undefined) return search.overString(pattern, text);
     if (!ascii) return search.overUtf8(pattern, text);
     return search.overBytes(pattern, text, this.#bytes.subarray(start - this.#bufStart, end - this.#bufStart));
@@ -615,8 +622,12 @@ export class Matcher {
 
   /** True when [start, end) holds no non-ASCII character (so `#bytes` there is the text). */
   #isAscii(start: number, end: number): boolean {
-    const na = this.#nonAscii;
-    if (na.length === 0) return true;
+    return !this.#holds(this.#nonAscii, start, end);
+  }
+
+  /** True when one of the ascending positions `na` lies in [start, end). */
+  #holds(na: readonly number[], start: number, end: number): boolean {
+    if (na.length === 0) return false;
     let lo = 0;
     let hi = na.length;
     while (lo < hi) {
@@ -624,7 +635,7 @@ export class Matcher {
       if (na[mid]! < start) lo = mid + 1;
       else hi = mid;
     }
-    return lo === na.length || na[lo]! >= end;
+    return lo < na.length && na[lo]! < end;
   }
 
   #record(ruleIndex: number, value: string, start: number, end: number, rank: number): void {
@@ -677,14 +688,18 @@ export class Matcher {
     this.#bytes.copyWithin(0, drop, drop + keep);
     if (this.#linear >= 0) this.#linear += drop;
     else this.#off.copyWithin(0, drop, drop + keep + 1);
-    const na = this.#nonAscii;
-    if (na.length > 0 && na[0]! < this.#bufStart + drop) {
-      let k = 0;
-      while (k < na.length && na[k]! < this.#bufStart + drop) k++;
-      this.#nonAscii = na.slice(k);
-    }
+    this.#nonAscii = dropBefore(this.#nonAscii, this.#bufStart + drop);
+    this.#special = dropBefore(this.#special, this.#bufStart + drop);
     this.#bufStart += drop;
   }
+}
+
+/** The ascending positions `na` from `start` on (`na` itself when none is before it). */
+function dropBefore(na: number[], start: number): number[] {
+  if (na.length === 0 || na[0]! >= start) return na;
+  let k = 0;
+  while (k < na.length && na[k]! < start) k++;
+  return na.slice(k);
 }
 
 /** UTF-8 length of the UTF-16 code unit `code` (a pair's high half counts the pair's 4, its low half 0). */
@@ -720,7 +735,7 @@ function unitBytes(text: string, i: number, code: number): number {
 class WindowSearch {
   #pattern: CompiledPattern | null = null;
   #text = '';
-  /** 0: string entry; 1: bytes are the text (ASCII); 2: bytes are the text's UTF-8. */
+  /** 0: string entry; 1: bytes are the text (ASCII); 2: bytes are the text's UTF-8; 3: its column bytes. */
   #mode = 0;
   #bytes: Uint8Array = new Uint8Array(0);
   #scratch: Buffer = Buffer.alloc(0);
@@ -736,9 +751,17 @@ class WindowSearch {
   }
 
   overBytes(pattern: CompiledPattern, text: string, bytes: Uint8Array): this {
+    return this.#over(pattern, text, bytes, 1);
+  }
+
+  overColumns(pattern: CompiledPattern, text: string, cols: Uint8Array): this {
+    return this.#over(pattern, text, cols, 3);
+  }
+
+  #over(pattern: CompiledPattern, text: string, bytes: Uint8Array, mode: 1 | 3): this {
     this.#pattern = pattern;
     this.#text = text;
-    this.#mode = 1;
+    this.#mode = mode;
     this.#bytes = bytes;
     return this;
   }
@@ -758,6 +781,7 @@ class WindowSearch {
     const pattern = this.#pattern!;
     if (this.#mode === 0) return pattern.exec(this.#text, from);
     if (this.#mode === 1) return pattern.execBytes!(this.#bytes, from);
+    if (this.#mode === 3) return pattern.execColumns!(this.#bytes, from);
     const text = this.#text;
     const lead = text.charCodeAt(from - 1);
     if (from > 0 && from < text.length && lead >= 0xd800 && lead <= 0xdbff) return pattern.exec(text, from);

@@ -78,10 +78,12 @@ function compileOnUse(backend: RegexBackend, source: string, ignoreCase: boolean
     const compiled = backend.compile(source, ignoreCase, group);
     lazy.exec = compiled.exec;
     if (lazy.execBytes !== undefined) lazy.execBytes = compiled.execBytes!;
+    if (lazy.execColumns !== undefined) lazy.execColumns = compiled.execColumns!;
     return compiled;
   };
   const lazy: CompiledPattern = { exec: (text, from) => compile().exec(text, from) };
   if (backend.bytes === true) lazy.execBytes = (bytes, from) => compile().execBytes!(bytes, from);
+  if (backend.columns?.(source) === true) lazy.execColumns = (cols, from) => compile().execColumns!(cols, from);
   return lazy;
 }
 

@@ -4,6 +4,8 @@ import { makeBody } from '../../bench/bodies.js';
 import type { CompiledPattern, PatternMatch } from '../../src/engine/backend/index.js';
 import { re2NativeBackend, re2Status, re2WasmBackend, v8Backend } from '../../src/engine/index.js';
 import { allRuleDefs } from '../../src/rules/index.js';
+import { columnsSpecial } from '../../src/engine/backend/index.js';
+import { columnsOf } from '../../src/engine/prefilter.js';
 import { sh } from '../serve/helpers.js';
 
 // The RE2 binding (native/re2/re2-binding.cc over the system RE2) against independent
@@ -48,6 +50,28 @@ function allMatchesOverBytes(p: CompiledPattern, text: string): PatternMatch[] {
   return out;
 }
 
+/**
+ * The same through `execColumns` over the text's column bytes (one per code unit), whose positions are
+ * the text's own.
+ */
+function allMatchesOverColumns(p: CompiledPattern, text: string): PatternMatch[] {
+  const cols = columnsOf(text);
+  const out: PatternMatch[] = [];
+  for (let at = 0; at <= cols.length; ) {
+    const m = p.execColumns!(cols, at);
+    if (m === null) break;
+    out.push(m);
+    at = m.end > m.start ? m.end : m.start + 1;
+  }
+  return out;
+}
+
+/** True when column bytes stand for every character of `text` (see `columnsSpecial`). */
+function columnsFaithful(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (columnsSpecial(text.charCodeAt(i))) return false;
+  return true;
+}
+
 describe.skipIf(re2NativeBackend === null)('RE2 binding', () => {
   const native = re2NativeBackend!;
 
@@ -67,10 +91,29 @@ describe.skipIf(re2NativeBackend === null)('RE2 binding', () => {
       const want = allMatches(wasm, text);
       expect(allMatches(p, text)).toEqual(want);
       expect(allMatchesOverBytes(p, text)).toEqual(want);
+      if (p.execColumns !== undefined && columnsFaithful(text)) expect(allMatchesOverColumns(p, text)).toEqual(want);
       found += want.length;
     }
     // Not a comparison of two empty lists: every rule's pattern matches its own positive examples.
     expect(found).toBeGreaterThan(0);
+  });
+
+  it('reads column bytes for the patterns that treat every non-ASCII character alike', () => {
+    // Most rules do (the per-rule comparison above then covers execColumns); one that names a
+    // non-ASCII character, a Unicode class or a byte does not.
+    const reading = allRuleDefs.filter((r) => native.compile(r.pattern, r.ignoreCase === true, r.group ?? 0).execColumns !== undefined);
+    expect(reading.length).toBeGreaterThan(allRuleDefs.length / 2);
+    for (const pattern of ['é', '\\x{e9}', '\\xe9', '\\351', '\\pL', '\\p{Greek}', '\\PN', '\\C', '[^\\x{80}-\\x{10FFFF}]', '\\u00e9']) {
+      expect(native.compile(pattern, false, 0).execColumns, pattern).toBeUndefined();
+    }
+    for (const pattern of ['\\x60', '\\x{7f}', '\\177', '\\\\p', '[^"<>]{2,}', '(?i)key', '\\S+']) {
+      expect(native.compile(pattern, false, 0).execColumns, pattern).toBeDefined();
+    }
+    // Each non-ASCII character is one column byte that no ASCII class takes and every negated one does.
+    const text = 'xé\u00a0中ab KEY';
+    const m = native.compile('([^a-z]+)ab\\s*(key)', true, 2).execColumns!(columnsOf(text), 0);
+    expect(m).toEqual({ start: 1, end: 10, groupStart: 7, groupEnd: 10 });
+    expect(native.compile('[a-z]|\\s', true, 0).execColumns!(columnsOf('é中\u00a0'), 0)).toBeNull();
   });
 
   it('starts where it is told, with the text before as context (^, \\b), at any offset', () => {

@@ -6,6 +6,7 @@ import { toRe2Syntax } from './re2-syntax.js';
 import { v8Backend } from './v8.js';
 
 export type { RegexBackend, CompiledPattern, PatternMatch } from './types.js';
+export { columnsSpecial } from './types.js';
 export { re2WasmBackend, re2NativeBackend, re2Status, nativeRe2Available, toRe2Syntax, v8Backend };
 
 export type BackendName = 'auto' | 're2-wasm' | 're2' | 'v8';

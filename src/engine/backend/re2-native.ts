@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { RegexBackend } from './types.js';
-import { toRe2Syntax } from './re2-syntax.js';
+import type { CompiledPattern, PatternMatch, RegexBackend } from './types.js';
+import { readsColumns, toRe2Syntax } from './re2-syntax.js';
 import { packagePath } from '../../package-root.js';
 
 const require = createRequire(import.meta.url);
@@ -13,6 +13,8 @@ export interface Re2Binding {
   exec(pattern: object, bytes: Uint8Array, from: number, out: Int32Array): boolean;
   /** The same over a string, in UTF-16 code units. */
   execString(pattern: object, text: string, from: number, out: Int32Array): boolean;
+  /** `compile` in Latin-1, for `exec` over column bytes (absent from builds older than it). */
+  compileColumns?(pattern: string, ignoreCase: boolean, group: number): object;
 }
 
 const kBuild = 'native/re2/build/Release/';
@@ -75,24 +77,38 @@ export const re2NativeBackend: RegexBackend | null = binding === null ? null : r
 
 /** The backend over a loaded binding (exported for `npm run bench:re2`, which compares two builds). */
 export function re2BackendOver(binding: Re2Binding): RegexBackend {
+  const compileColumns = binding.compileColumns;
   return {
     name: 're2',
     linear: true,
     bytes: true,
+    ...(compileColumns === undefined ? {} : { columns: (pattern: string) => readsColumns(toRe2Syntax(pattern)) }),
     compile(pattern, ignoreCase, group) {
-      const compiled = binding.compile(toRe2Syntax(pattern), ignoreCase, group);
-      return {
+      const source = toRe2Syntax(pattern);
+      // A pattern that reads column bytes is compiled for them first (the matcher hands it nearly
+      // every window that way), and for UTF-8 only when text with a surrogate, ſ or K needs it.
+      const columns = compileColumns !== undefined && readsColumns(source) ? compileColumns(source, ignoreCase, group) : null;
+      let utf8: object | null = columns === null ? binding.compile(source, ignoreCase, group) : null;
+      const execUtf8 = (bytes: Uint8Array, from: number): PatternMatch | null => {
+        if (!binding.exec((utf8 ??= binding.compile(source, ignoreCase, group)), bytes, from, kOut)) return null;
+        return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
+      };
+      const compiled: CompiledPattern = {
         exec(text, from) {
-          if (!binding.execString(compiled, text, from, kOut)) return null;
+          if (!binding.execString((utf8 ??= binding.compile(source, ignoreCase, group)), text, from, kOut)) return null;
           return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
         },
         // Text handed over as bytes is not encoded again on each call, which halves the cost of a
         // call on the matcher's windows and spares re-encoding a region searched several times.
-        execBytes(bytes, from) {
-          if (!binding.exec(compiled, bytes, from, kOut)) return null;
-          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
-        },
+        execBytes: execUtf8,
       };
+      if (columns !== null) {
+        compiled.execColumns = (cols, from) => {
+          if (!binding.exec(columns, cols, from, kOut)) return null;
+          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
+        };
+      }
+      return compiled;
     },
   };
 }

@@ -108,3 +108,25 @@ function rewriteEscape(pattern: string, i: number): [string, number] {
   const width = (pattern.codePointAt(i + 1) ?? 0) > 0xffff ? 2 : 1;
   return [pattern.slice(i, i + 1 + width), i + 1 + width];
 }
+
+/** Escapes whose character may lie outside ASCII: by code, or a Unicode class or any byte. */
+const kEscape = /\\(?:x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|([0-7]{1,3})|([pPC])|[\s\S])/g;
+
+/**
+ * True when `re2` (a pattern in RE2's syntax) treats every non-ASCII character alike: it holds none,
+ * neither itself nor by escape, and no Unicode class (`\p`) or single byte (`\C`). Such a pattern
+ * matches the prefilter's column bytes searched as Latin-1 (each non-ASCII character one byte no
+ * ASCII class holds) where it matches the text's UTF-8, for text without the characters
+ * `columnsSpecial` names (its negated classes and `.` take any such character as one, as in UTF-8).
+ */
+export function readsColumns(re2: string): boolean {
+  for (let i = 0; i < re2.length; i++) if (re2.charCodeAt(i) > 0x7f) return false;
+  kEscape.lastIndex = 0;
+  for (let m = kEscape.exec(re2); m !== null; m = kEscape.exec(re2)) {
+    if (m[4] !== undefined) return false;
+    const hex = m[1] ?? m[2];
+    if (hex !== undefined && parseInt(hex, 16) > 0x7f) return false;
+    if (m[3] !== undefined && parseInt(m[3], 8) > 0x7f) return false;
+  }
+  return true;
+}

@@ -15,6 +15,22 @@ export interface CompiledPattern {
    * indices where the text is ASCII). Optional: a backend that gains nothing from bytes leaves it out.
    */
   execBytes?(bytes: Uint8Array, from: number): PatternMatch | null;
+  /**
+   * The same over column bytes (the prefilter's: one byte per UTF-16 code unit, ASCII as itself and
+   * any other character 0x80 or 0x81), `from` and the result in UTF-16 indices. Exact only for text
+   * without the characters `columnsSpecial` names; present where the backend's `columns` accepts the
+   * pattern.
+   */
+  execColumns?(cols: Uint8Array, from: number): PatternMatch | null;
+}
+
+/**
+ * Code units that column bytes do not stand for faithfully: a surrogate (a pattern counts the pair as
+ * one character) and the two characters that case-insensitive ASCII letters take (U+017F ſ for `s`,
+ * U+212A for `k`). Text holding one is searched through `execBytes` or `exec`.
+ */
+export function columnsSpecial(code: number): boolean {
+  return (code >= 0xd800 && code <= 0xdfff) || code === 0x17f || code === 0x212a;
 }
 
 /**
@@ -27,6 +43,11 @@ export interface RegexBackend {
   readonly linear: boolean;
   /** True when every pattern it compiles has `execBytes`. */
   readonly bytes?: boolean;
+  /**
+   * Whether `compile(pattern)` gives `execColumns`: the backend reads column bytes and the pattern
+   * treats every non-ASCII character alike (see `readsColumns`). Absent: never.
+   */
+  readonly columns?: (pattern: string) => boolean;
   compile(pattern: string, ignoreCase: boolean, group: number): CompiledPattern;
 }
 
