@@ -1,6 +1,8 @@
 import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { scanStream } from '../../src/engine/index.js';
+import { makeBody } from '../../bench/bodies.js';
+import { compileProgram, resolveBackend, scanStream } from '../../src/engine/index.js';
+import { selectRules } from '../../src/rules/index.js';
 import { program } from './helpers.js';
 
 const card = '4111 1111 1111 1111';
@@ -185,6 +187,20 @@ describe('bad and hostile bodies', () => {
     expect(r.findings).toHaveLength(10);
     expect(r.truncated).toBe(true);
     expect(r.notices.map((n) => n.code)).toContain('SDD_FINDINGS_TRUNCATED');
+  });
+
+  it('caps findings of many rules at the count asked, each one a finding of the whole scan', async () => {
+    const managed = compileProgram(selectRules({}), resolveBackend('auto'));
+    const b = makeBody('json', 'dense', '128KB');
+    const all = (await scanStream(managed, [b.bytes], { contentType: b.contentType })).findings;
+    expect(new Set(all.map((f) => f.ruleId)).size).toBeGreaterThan(10);
+    for (const n of [1, 50, 333]) {
+      const r = await scanStream(managed, [b.bytes], { contentType: b.contentType }, { maxFindings: n });
+      expect(r.truncated).toBe(true);
+      expect(r.findings).toHaveLength(n);
+      const kept = new Set(r.findings.map((f) => JSON.stringify(f)));
+      expect(all.filter((f) => kept.has(JSON.stringify(f)))).toEqual(r.findings);
+    }
   });
 });
 
