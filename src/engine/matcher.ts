@@ -329,9 +329,12 @@ export class Matcher {
     const groupEnd = this.#groupEnd;
     const joinGap = this.#joinGap;
     for (let k = 0; k < 3 * count; k += 3) {
-      const rule = events[k]!;
-      const start = events[k + 1]!;
-      const end = events[k + 2]!;
+      // Rule indices and text positions (a body is scanned up to 1 MiB) as int32: V8 keeps them small
+      // integers, where a Float64Array's values come out as heap numbers, and objects holding one
+      // change shape later, deoptimizing the code that reads them (a cold process paid for each).
+      const rule = events[k]! | 0;
+      const start = events[k + 1]! | 0;
+      const end = events[k + 2]! | 0;
       const gate = gateOf[rule]!;
       if (gate >= 0 && !this.#gatePasses(gate, start, end)) continue;
       const gs = groupStart[rule]!;
@@ -342,7 +345,7 @@ export class Matcher {
           if (start < gs) groupStart[rule] = start;
           continue;
         }
-        this.#waiting.push({ rule, start: gs, end: ge });
+        this.#waiting.push({ rule, start: gs | 0, end: ge | 0 });
       }
       groupStart[rule] = start;
       groupEnd[rule] = end;
@@ -476,7 +479,7 @@ export class Matcher {
     // Rules screened by context at the candidate already had a context word close by.
     if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, ascii)) return;
     // Resume where this rule's last finding ended, as one left-to-right pass over the body would.
-    let from = Math.max(0, this.#lastEnd[g.rule]! - ws);
+    let from = Math.max(0, (this.#lastEnd[g.rule]! - ws) | 0);
     if (rule.runMatch !== null && this.#confirmRun(g, rule, ws, we, text, from)) return;
     const search = this.#searcher(this.#windowSearch, rule.pattern, ws, we, text, ascii);
     let rejects = 0;
@@ -624,7 +627,7 @@ export class Matcher {
 
   /** Byte offset in the body of the text position `pos` (still in the buffer). */
   #offsetOf(pos: number): number {
-    return this.#linear >= 0 ? this.#linear + (pos - this.#bufStart) : this.#off[pos - this.#bufStart]!;
+    return this.#linear >= 0 ? (this.#linear + (pos - this.#bufStart)) | 0 : this.#off[pos - this.#bufStart]!;
   }
 
   /** True when [start, end) holds no non-ASCII character (so `#bytes` there is the text). */
@@ -688,7 +691,7 @@ export class Matcher {
       const gs = this.#groupStart[r]!;
       if (gs >= 0) keepFrom = Math.min(keepFrom, gs - rules[r]!.maxLength - rules[r]!.reach);
     }
-    const drop = keepFrom - this.#bufStart;
+    const drop = (keepFrom - this.#bufStart) | 0;
     if (drop < this.#compactSlack) return;
     this.#buf = this.#buf.slice(drop);
     const keep = this.#buf.length;

@@ -466,7 +466,7 @@ export class NativePrefilter implements TriggerPass {
 
   /** Hands the `n` events the last native call wrote to `emit`, in order. */
   #dispatch(n: number, emit: EmitCandidate): void {
-    this.#minFuture = nativeMeta[1]!;
+    this.#minFuture = nativeMeta[1]! | 0; // a position: an int32, as the matcher's (see #onCandidates)
     const out = nativeOut;
     if (emit.batch !== undefined) emit.batch(out, n);
     else for (let k = 0; k < 3 * n; k += 3) emit(out[k]!, out[k + 1]!, out[k + 2]!);
