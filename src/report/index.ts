@@ -26,6 +26,11 @@ export { packageVersion } from './tool.js';
 export { ruleConfidence, confidenceText, type RuleConfidence } from './rules.js';
 
 /** A reporter of the given format writing to `out` (which it never ends). */
+/** Whether `format` shows findings' lines and columns (text and SARIF do; JSON and NDJSON give offsets only). */
+export function showsPositions(format: ReportFormat): boolean {
+  return format === 'text' || format === 'sarif';
+}
+
 export function createReporter(format: ReportFormat, out: Writable, opts: ReporterOptions = {}): Reporter {
   switch (format) {
     case 'text':

@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Confidence, ScanMeta, ScanReport, Scanner, ScannerOptions } from '../../types.js';
 import { kConfidenceLevels, selectRules, ruleTags, UnknownRuleSelectorError, type RuleDef } from '../../rules/index.js';
 import { classifyContentType, contentTypeForPath, parseContentEncoding } from '../../content/index.js';
-import { createReporter, kReportFormats, type DecodedBody, type InputError, type ReportFormat, type ScanResult, type TextPosition } from '../../report/index.js';
+import { createReporter, kReportFormats, showsPositions, type DecodedBody, type InputError, type ReportFormat, type ScanResult, type TextPosition } from '../../report/index.js';
 import { peekStream, startsWithGzip } from '../inputs/magic.js';
 import { type ArchiveBody, ArchiveFormatError, kInputFormatErrorCode, kMaxArchiveBytes } from '../inputs/archive.js';
 import { harBodies, isHarPath, looksLikeHar } from '../inputs/har.js';
@@ -372,6 +372,8 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     throw err;
   }
 
+  // Lines and columns cost a second decode of every body with findings: only for the formats that show them.
+  const withPositions = showsPositions(opts.format);
   const reporter = createReporter(opts.format, out, {
     rules: selected.map((r) => ({ id: r.id, description: r.description, tags: ruleTags(r), confidence: r.confidence ?? 'high' })),
     baseDir: io.cwd,
@@ -428,7 +430,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
         const report = await scanner.analyze(b.body, meta);
         const result: ScanResult = { path, report, entry: b.entry };
         if (decoded !== undefined) result.decoded = decoded;
-        const positions = positionsOf(report, b.body, meta);
+        const positions = withPositions ? positionsOf(report, b.body, meta) : undefined;
         if (positions !== undefined) result.positions = positions;
         entries[at + i] = result;
       }));
@@ -523,7 +525,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
             decoded = kGzipByMagic;
           }
           const report = await scanner.analyze(whole.bytes, meta);
-          const positions = positionsOf(report, whole.bytes, meta);
+          const positions = withPositions ? positionsOf(report, whole.bytes, meta) : undefined;
           // As for a stream below: what was read before the failure is scanned and reported.
           if (whole.readError !== undefined) return { report, decoded, positions, error: inputError(input.path, describeFsError(whole.readError)) };
           return { report, decoded, positions };
@@ -553,7 +555,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     // and carries on: for the command line an unreadable input is an input error (exit code 2).
     // What the engine can use of the body (its scan cap, or the compressed bytes that decode to it),
     // kept to find the findings' lines and columns afterwards.
-    const captureCap = keptBytes(meta.contentEncoding !== undefined, kOneReadBytes);
+    const captureCap = withPositions ? keptBytes(meta.contentEncoding !== undefined, kOneReadBytes) : 0;
     const captured: Uint8Array[] = [];
     let capturedBytes = 0;
     const counted = (async function* (): AsyncGenerator<Uint8Array> {
@@ -580,7 +582,7 @@ export async function scanCommand(paths: readonly string[], opts: ScanCommandOpt
     } finally {
       close(); // also when the scanner gave up before iterating: never leak the file descriptor
     }
-    const positions = report.findings.length === 0 ? undefined : positionsOf(report, Buffer.concat(captured), meta);
+    const positions = report.findings.length === 0 || !withPositions ? undefined : positionsOf(report, Buffer.concat(captured), meta);
     if (readError !== undefined) {
       // Findings made before the failure are still reported: hiding them would be worse.
       return { report, decoded, positions, error: inputError(input.path, describeFsError(readError)) };
