@@ -404,9 +404,8 @@ export class Matcher {
       else still.push(g);
     }
     // Rule by rule, each rule's groups in position order: a pattern searched again right away finds
-    // its automaton's states and its checks' code still in the processor's caches (on dense bodies
-    // the searches took three times as long interleaved with other rules' work).
-    // (At the findings cap, the findings kept are those confirmed first in this order.)
+    // its automaton's states and its checks' code still in the processor's caches, where other rules'
+    // work in between had evicted them. (At the findings cap, those confirmed first are kept.)
     if (ready.length > 2) ready.sort(byRule);
     this.#waiting = this.#confirmAll(ready) ? still : [];
   }
