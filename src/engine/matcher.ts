@@ -1,7 +1,8 @@
 import type { Finding } from '../types.js';
 import { kConfidenceByRank } from '../rules/types.js';
 import { redact } from '../redact/index.js';
-import { afterCodePoint, asciiClass, listContinues } from './checks.js';
+import { afterCodePoint, listContinues } from './checks.js';
+import { joinGapOf, kGroupCap } from './groups.js';
 import { columnByte, type EmitCandidate, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledRule, Program } from './program.js';
 import { columnsSpecial, type CompiledPattern, type PatternMatch } from './backend/index.js';
@@ -9,14 +10,6 @@ import { copyOffsets, type Segment } from './text/segment.js';
 import { spareBytes, spareOffsets, spareStateBlocks } from './scratch.js';
 import { decodeBase64Json, mayHoldCandidate, type DecodedCandidate } from './decoded.js';
 
-/** Candidate spans of one rule closer than this join one group (one regex window, not one per hit). */
-const kGroupCap = 2048;
-/**
- * Triggers of one rule at most this far apart (or the rule's maxLength, if larger) share a group: one
- * pattern call over a slightly longer window costs less than two calls (the per-call cost dominates
- * on the short windows of national-id rules).
- */
-const kJoinGap = 256;
 /**
  * Rejected pattern matches tolerated in one window before the rest of the window is given up: bounds
  * the pattern calls per window on bodies built to match everywhere and fail every check. Counted in
@@ -69,25 +62,6 @@ interface RuleArrays {
   joinGap: Float64Array;
 }
 const kRuleArrays = new WeakMap<Program, RuleArrays>();
-
-/** How far apart a rule's triggers may be and still share a group (one window). */
-function joinGapOf(r: CompiledRule): number {
-  return Math.max(kJoinGap, r.maxLength);
-}
-
-/**
- * The keyword rules' hits, joined in the prefilter by the rule groups are formed by here
- * (`PrefilterSpec.joins`): the groups come out the same, from one event per group instead of one per
- * hit. A rule's `trigger.next` class (the characters its match lets follow its keyword) is applied
- * there too: a hit followed by anything else never leaves the pass, and forms no group.
- */
-export function keywordJoins(rules: readonly CompiledRule[]): NonNullable<PrefilterSpec['joins']> {
-  return rules.flatMap((r) => {
-    const t = r.def.trigger;
-    if (!('keywords' in t) || r.gate >= 0) return [];
-    return [{ rule: r.index, gap: joinGapOf(r), span: kGroupCap, ...(t.next !== undefined && { next: asciiClass(t.next).ascii }) }];
-  });
-}
 
 function ruleArraysOf(program: Program): RuleArrays {
   let per = kRuleArrays.get(program);

@@ -3,7 +3,7 @@ import { ruleTags } from '../rules/index.js';
 import { compileChecks, contextReach, withoutContextRank, type MatchChecks } from './checks.js';
 import { screenOf } from './screens.js';
 import { kBase64JsonDecoder } from './decoded.js';
-import { keywordJoins } from './matcher.js';
+import { keywordJoins } from './groups.js';
 import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
 import type { CompiledPattern, RegexBackend } from './backend/index.js';
 
