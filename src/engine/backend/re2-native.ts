@@ -75,6 +75,11 @@ const kOut = new Int32Array(4);
  */
 export const re2NativeBackend: RegexBackend | null = binding === null ? null : re2BackendOver(binding);
 
+/** The match the binding last wrote into `kOut`. */
+function lastMatch(): PatternMatch {
+  return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
+}
+
 /** The backend over a loaded binding (exported for `npm run bench:re2`, which compares two builds). */
 export function re2BackendOver(binding: Re2Binding): RegexBackend {
   const compileColumns = binding.compileColumns;
@@ -89,25 +94,14 @@ export function re2BackendOver(binding: Re2Binding): RegexBackend {
       // every window that way), and for UTF-8 only when text with a surrogate, ſ or K needs it.
       const columns = compileColumns !== undefined && readsColumns(source) ? compileColumns(source, ignoreCase, group) : null;
       let utf8: object | null = columns === null ? binding.compile(source, ignoreCase, group) : null;
-      const execUtf8 = (bytes: Uint8Array, from: number): PatternMatch | null => {
-        if (!binding.exec((utf8 ??= binding.compile(source, ignoreCase, group)), bytes, from, kOut)) return null;
-        return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
-      };
+      const utf8Program = (): object => (utf8 ??= binding.compile(source, ignoreCase, group));
       const compiled: CompiledPattern = {
-        exec(text, from) {
-          if (!binding.execString((utf8 ??= binding.compile(source, ignoreCase, group)), text, from, kOut)) return null;
-          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
-        },
+        exec: (text, from) => (binding.execString(utf8Program(), text, from, kOut) ? lastMatch() : null),
         // Text handed over as bytes is not encoded again on each call, which halves the cost of a
         // call on the matcher's windows and spares re-encoding a region searched several times.
-        execBytes: execUtf8,
+        execBytes: (bytes, from) => (binding.exec(utf8Program(), bytes, from, kOut) ? lastMatch() : null),
       };
-      if (columns !== null) {
-        compiled.execColumns = (cols, from) => {
-          if (!binding.exec(columns, cols, from, kOut)) return null;
-          return { start: kOut[0]!, end: kOut[1]!, groupStart: kOut[2]!, groupEnd: kOut[3]! };
-        };
-      }
+      if (columns !== null) compiled.execColumns = (cols, from) => (binding.exec(columns, cols, from, kOut) ? lastMatch() : null);
       return compiled;
     },
   };
