@@ -23,6 +23,8 @@ export function shannonEntropy(value: string): number {
     }
   }
   let h = 0;
+  callStamp = (callStamp + 1) | 0 || 1;
+  const stamp = callStamp;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     let k: number;
@@ -34,8 +36,25 @@ export function shannonEntropy(value: string): number {
       wide!.delete(c);
     }
     if (k === 0) continue; // counted at its first occurrence
-    const p = k / n;
-    h -= p * Math.log2(p);
+    // Most units of a value occur once or a few times: each count's term is worked out once per call
+    // (the same expression, so the same bits), not once per unit (log2 was most of the cost).
+    let term: number;
+    if (k < kTermSlots && kTermStamp[k] === stamp) term = kTerm[k]!;
+    else {
+      const p = k / n;
+      term = p * Math.log2(p);
+      if (k < kTermSlots) {
+        kTerm[k] = term;
+        kTermStamp[k] = stamp;
+      }
+    }
+    h -= term;
   }
   return h;
 }
+
+/** The terms of the counts below kTermSlots in the current call (valid where the stamp is the call's). */
+const kTermSlots = 64;
+const kTerm = new Float64Array(kTermSlots);
+const kTermStamp = new Int32Array(kTermSlots);
+let callStamp = 0;
