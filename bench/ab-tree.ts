@@ -1,15 +1,24 @@
 /**
  * This checkout's engine against another checkout's, in one process on the same bodies: each tree's
- * own `programFor` and `scanStream` (its rules, prefilter and native builds), rounds alternated, CPU
- * time beside wall time. For "no slower than before" checks across commits:
+ * own `programFor` and `scanStream` (its rules, prefilter and native builds), CPU time beside wall
+ * time. For "no slower than before" checks across commits:
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)   # or link node_modules and builds
- *   npx tsx bench/ab-tree.ts /tmp/before [--rounds N] [--all-rules]
+ *   (cd /tmp/before && npx tsc -b tsconfig.build.json); npx tsc -b tsconfig.build.json
+ *   npx tsx bench/ab-tree.ts /tmp/before [--rounds N] [--all-rules] [--source]
  *
- * Ratios are this tree's MB/s over the other's (above 1: this tree is faster).
+ * Each tree runs its build (dist/) when that is newer than every file of its src/, as users run it;
+ * else, or with --source, its TypeScript through tsx, which transpiles differently (esbuild wraps
+ * functions declared inside functions in a naming helper called on every call): a JavaScript-level
+ * change measured that way can look several times better or worse than built. Bodies alternate one
+ * by one (this, other, other, this; then the reverse), and the ratio is the median of the pairs, so
+ * a slow minute of the shared machine weighs on both sides of the same pairs.
+ *
+ * Ratios are this tree's speed over the other's (above 1: this tree is faster).
  */
+import { readdirSync, statSync } from 'node:fs';
 import { cpuUsage } from 'node:process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { kContentKinds, kContentTypes, kDensities, makeBody } from './bodies.js';
 import { median } from './measure.js';
@@ -17,13 +26,37 @@ import { median } from './measure.js';
 interface Tree {
   programFor(o: object): unknown;
   scanStream(p: unknown, chunks: Uint8Array[], meta: object): Promise<{ findings: unknown[] }>;
+  /** `dist` or `src`: what was loaded. */
+  from: string;
 }
 
-async function load(root: string): Promise<Tree> {
+/** Newest modification time of the files under `dir` (0 when it does not exist). */
+function newest(dir: string): number {
+  let t = 0;
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }
+  } catch {
+    return 0;
+  }
+  return t;
+}
+
+async function load(root: string, source: boolean): Promise<Tree> {
   const at = (p: string) => pathToFileURL(resolve(root, p)).href;
-  const scanner = (await import(at('src/scanner.ts'))) as { programFor: Tree['programFor'] };
-  const engine = (await import(at('src/engine/index.ts'))) as { scanStream: Tree['scanStream'] };
-  return { programFor: scanner.programFor, scanStream: engine.scanStream };
+  let built = 0;
+  try {
+    built = statSync(join(root, 'dist', 'engine', 'index.js')).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  const dist = !source && built > 0 && built >= newest(join(root, 'src'));
+  const [scannerPath, enginePath] = dist ? ['dist/scanner.js', 'dist/engine/index.js'] : ['src/scanner.ts', 'src/engine/index.ts'];
+  const scanner = (await import(at(scannerPath))) as { programFor: Tree['programFor'] };
+  const engine = (await import(at(enginePath))) as { scanStream: Tree['scanStream'] };
+  return { programFor: scanner.programFor, scanStream: engine.scanStream, from: dist ? 'dist' : 'src (tsx)' };
 }
 
 const other = process.argv[2];
@@ -32,35 +65,42 @@ const roundsAt = process.argv.indexOf('--rounds');
 const rounds = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 7;
 const options = process.argv.includes('--all-rules') ? { allRules: true } : {};
 
-const trees = { this: await load(resolve(import.meta.dirname, '..')), other: await load(other) };
+const source = process.argv.includes('--source');
+const trees = { this: await load(resolve(import.meta.dirname, '..'), source), other: await load(other, source) };
 const programs = { this: trees.this.programFor(options), other: trees.other.programFor(options) };
 type Name = keyof typeof trees;
+console.log(`this: ${trees.this.from}; other (${other}): ${trees.other.from}`);
 
 for (const density of kDensities) {
   const bodies = kContentKinds.map((k) => makeBody(k, density, '1MB'));
-  const mb = bodies.reduce((n, b) => n + b.bytes.length, 0) / 1e6;
-  const samples: Record<Name, { cpu: number[]; wall: number[]; findings: number }> = { this: { cpu: [], wall: [], findings: 0 }, other: { cpu: [], wall: [], findings: 0 } };
-  for (let r = 0; r < rounds + 1; r++) {
-    for (const name of (r % 2 === 0 ? ['this', 'other'] : ['other', 'this']) as Name[]) {
-      const c0 = cpuUsage();
-      const t0 = performance.now();
-      let findings = 0;
-      for (const b of bodies) {
-        const report = await trees[name].scanStream(programs[name], [b.bytes], { contentType: kContentTypes[b.name.split('/')[0] as keyof typeof kContentTypes] });
-        findings += report.findings.length;
-      }
-      const wall = performance.now() - t0;
-      const c = cpuUsage(c0);
-      if (r === 0) continue; // warm-up round
-      samples[name].wall.push(wall);
-      samples[name].cpu.push((c.user + c.system) / 1000);
-      samples[name].findings = findings;
+  const findings: Record<Name, number> = { this: 0, other: 0 };
+  const cpu: Record<Name, number> = { this: 0, other: 0 };
+  const wall: Record<Name, number> = { this: 0, other: 0 };
+  const cpuRatios: number[] = [];
+  const wallRatios: number[] = [];
+  const scan = async (name: Name, b: (typeof bodies)[number]): Promise<void> => {
+    const c0 = cpuUsage();
+    const t0 = performance.now();
+    const report = await trees[name].scanStream(programs[name], [b.bytes], { contentType: kContentTypes[b.name.split('/')[0] as keyof typeof kContentTypes] });
+    wall[name] += performance.now() - t0;
+    const c = cpuUsage(c0);
+    cpu[name] += (c.user + c.system) / 1000;
+    findings[name] += report.findings.length;
+  };
+  for (const name of ['this', 'other'] as Name[]) for (const b of bodies) await scan(name, b); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const b of bodies) {
+      const before = { cpu: { ...cpu }, wall: { ...wall } };
+      for (const name of (r % 2 === 0 ? ['this', 'other', 'other', 'this'] : ['other', 'this', 'this', 'other']) as Name[]) await scan(name, b);
+      cpuRatios.push((cpu.other - before.cpu.other) / (cpu.this - before.cpu.this));
+      wallRatios.push((wall.other - before.wall.other) / (wall.this - before.wall.this));
     }
   }
+  const passes = 2 * rounds + 1;
+  const mb = (passes * bodies.reduce((n, b) => n + b.bytes.length, 0)) / 1e6;
   const rate = (ms: number): string => (mb / (ms / 1000)).toFixed(1);
-  const t = samples.this;
-  const o = samples.other;
+  const q = (xs: number[], f: number): string => [...xs].sort((a, b) => a - b)[Math.floor(f * (xs.length - 1))]!.toFixed(3);
   console.log(
-    `${density}: this ${rate(median(t.cpu))} MB/s CPU (${rate(median(t.wall))} wall, ${t.findings} findings), other ${rate(median(o.cpu))} MB/s CPU (${rate(median(o.wall))} wall, ${o.findings} findings): ratio ${(median(o.cpu) / median(t.cpu)).toFixed(3)} CPU, ${(median(o.wall) / median(t.wall)).toFixed(3)} wall (median of ${rounds} alternated rounds, 4 kinds × 1 MB${options.allRules ? ', all rules' : ''})`,
+    `${density}: this ${rate(cpu.this)} MB/s CPU (${rate(wall.this)} wall, ${findings.this / passes} findings a pass), other ${rate(cpu.other)} MB/s CPU (${rate(wall.other)} wall, ${findings.other / passes} findings a pass): ratio ${median(cpuRatios).toFixed(3)} CPU (quartiles ${q(cpuRatios, 0.25)}-${q(cpuRatios, 0.75)}), ${median(wallRatios).toFixed(3)} wall (medians of ${cpuRatios.length} pairs: ${rounds} rounds × 4 kinds × 1 MB${options.allRules ? ', all rules' : ''})`,
   );
 }
