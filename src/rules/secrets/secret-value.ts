@@ -60,8 +60,9 @@ const kLeet: ReadonlyArray<string | undefined> = (() => {
 function isStandIn(value: string, i: number): boolean {
   const c = value.charCodeAt(i);
   if (c >= 128 || kLeet[c] === undefined) return false;
-  const prev = value.charCodeAt(i - 1);
-  const next = value.charCodeAt(i + 1);
+  // -1 past either end (as NaN, neither digit nor letter; an index out of range deoptimised the caller).
+  const prev = i > 0 ? value.charCodeAt(i - 1) : -1;
+  const next = i + 1 < value.length ? value.charCodeAt(i + 1) : -1;
   return !isDigitCode(prev) && !isDigitCode(next) && (isLetterCode(prev) || isLetterCode(next));
 }
 
