@@ -90,3 +90,21 @@ describe('the text stage (plain text and logs)', () => {
     }
   });
 });
+
+describe('named character references', () => {
+  const decode = (syntax: EscapeSyntax, text: string) => createEscapeDecoder(syntax).push({ text, offsets: null, base: 0 }, true).text;
+
+  it('decode by their own syntax however often and in whatever order they were seen', () => {
+    // HTML knows `&euro;`, XML only its five names: a name decoded for one must stay as written in the other.
+    for (let round = 0; round < 3; round++) {
+      expect(decode('html', '1&euro; &amp; &euro;&nosuch;')).toBe('1€ & €&nosuch;');
+      expect(decode('xml', '1&euro; &amp; &apos;')).toBe("1&euro; & '");
+    }
+  });
+
+  it('decode alike past the bound on remembered names (a page of many distinct names)', () => {
+    const names = Array.from({ length: 1500 }, (_, i) => `&zz${i.toString(36)};`).join('');
+    expect(decode('html', `${names}&eacute;`)).toBe(`${names}é`);
+    expect(decode('html', '&eacute;&Eacute;')).toBe('éÉ');
+  });
+});

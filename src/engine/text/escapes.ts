@@ -211,10 +211,29 @@ class StagedDecoder implements EscapeDecoder {
     }
     for (let j = i + 1; j < semi; j++) if (!isNameChar(t.charCodeAt(j))) return null;
     const ref = t.slice(i, semi + 1);
-    const decoded = this.refs === 'html' ? decodeHTML(ref) : decodeXML(ref);
+    const decoded = namedReference(ref, this.refs);
     if (decoded === ref) return null;
     return { chars: decoded, length: ref.length };
   }
+}
+
+/**
+ * Named references decoded before, by syntax: a page repeats a few (`&amp;`, `&nbsp;`, `&euro;` in
+ * every price), and the trie walk of `entities` cost several times a map lookup. Bounded: cleared
+ * when full (real pages use a few dozen names; a hostile one cannot make it grow).
+ */
+const kNamedRefs = { html: new Map<string, string>(), xml: new Map<string, string>() };
+const kNamedRefsMax = 512;
+
+function namedReference(ref: string, refs: 'html' | 'xml'): string {
+  const known = kNamedRefs[refs];
+  let decoded = known.get(ref);
+  if (decoded === undefined) {
+    decoded = refs === 'html' ? decodeHTML(ref) : decodeXML(ref);
+    if (known.size >= kNamedRefsMax) known.clear();
+    known.set(ref, decoded);
+  }
+  return decoded;
 }
 
 function sliceSegment(seg: Segment, from: number, to: number): Segment {
