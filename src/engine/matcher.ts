@@ -40,6 +40,8 @@ const kScreenMinSaved = 10;
 const kScreenProbe = 16;
 /** Match starts listed per screen region; past this the rest of the region counts as matching. */
 const kScreenStarts = 64;
+/** After a region's first start, each search for the next reads this many characters (and a match's length). */
+const kScreenView = 2048;
 
 /** Where a screen's alternation matches in one region of the text. */
 interface ScreenRegion {
@@ -134,6 +136,7 @@ export class Matcher {
   /** The searches of the window being confirmed and of the screen region being run (reused). */
   readonly #windowSearch = new WindowSearch();
   readonly #screenSearch = new WindowSearch();
+  readonly #viewSearch = new WindowSearch();
   readonly #listSearch = new WindowSearch();
   #bufStart = 0;
   #off: Int32Array = new Int32Array(1);
@@ -568,16 +571,38 @@ export class Matcher {
 
   #runScreen(screen: number, block: number, rs: number, re: number): ScreenRegion {
     this.screenRuns++;
+    const { pattern, maxLength } = this.#program.screens[screen]!;
     const text = this.#buf.slice(rs - this.#bufStart, re - this.#bufStart);
-    const search = this.#searcher(this.#screenSearch, this.#program.screens[screen]!.pattern, rs, re, text, this.#isAscii(rs, re));
     const starts: number[] = [];
+    // The first search reads the region; after a start, each reads a view of kScreenView characters
+    // and maxLength more. A start before the view's last maxLength characters is found there as in the
+    // region: a match a member accepts starting there ends inside the view (where the view cuts a
+    // match short, `$` or `\b` may add a start, never drop one). Without the views, an automaton that
+    // cannot tell where a match ends (`aws-secret-access-key`'s key ID, then anything up to `secret`)
+    // read to the region's end on every call: adv/kw-all's regions took 15 calls of 9 KB each.
+    // (Views only where the search reads the buffer's bytes in place: text encoded to UTF-8 for the
+    // search would be encoded again for every view.)
+    const ascii = this.#isAscii(rs, re);
+    const inPlace = pattern.execColumns !== undefined ? ascii || !this.#holds(this.#special, rs, re) : ascii && pattern.execBytes !== undefined;
+    const region = this.#searcher(this.#screenSearch, pattern, rs, re, text, ascii);
+    let end = text.length;
     for (let from = 0; from <= text.length; ) {
       if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
+      const whole = end === text.length;
+      // (A view is searched in place: `true` stands for "its bytes are what the pattern reads".)
+      const search = whole ? region : this.#searcher(this.#viewSearch, pattern, rs, rs + end, text.slice(0, end), true);
       const m = search.exec(from);
-      if (m === null) break;
-      // Every start is listed (not only non-overlapping matches): resume one character past this one.
-      starts.push(rs + m.start);
-      from = afterCodePoint(text, m.start);
+      const exactBelow = whole ? end + 1 : end - maxLength;
+      if (m === null || m.start >= exactBelow) {
+        if (whole) break;
+        // No start in [from, exactBelow): the next view begins there.
+        from = exactBelow;
+      } else {
+        // Every start is listed (not only non-overlapping matches): resume one character past this one.
+        starts.push(rs + m.start);
+        from = afterCodePoint(text, m.start);
+      }
+      if (inPlace) end = Math.min(text.length, from + kScreenView + maxLength);
     }
     return { block, start: rs, end: re, starts, full: false };
   }

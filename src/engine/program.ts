@@ -38,6 +38,8 @@ export interface CompiledRule {
 export interface Screen {
   readonly name: string;
   readonly pattern: CompiledPattern;
+  /** The longest match its members accept (their largest `maxLength`). */
+  readonly maxLength: number;
 }
 
 /**
@@ -116,7 +118,7 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     if (members.length < 2) continue;
     screenIndex.set(name, screens.length);
     const source = members.map((d) => (d.ignoreCase === true ? `(?i:${d.pattern})` : `(?:${d.pattern})`)).join('|');
-    screens.push({ name, pattern: compileOnUse(backend, source, false, 0) });
+    screens.push({ name, pattern: compileOnUse(backend, source, false, 0), maxLength: Math.max(...members.map((d) => d.maxLength)) });
   }
   const gates: Array<NonNullable<RuleDef['runGate']>> = [];
   const gateOf = (def: RuleDef): number => {

@@ -89,6 +89,44 @@ describe.each(programs)('shortcuts agree with the reference (%s)', (_name, progr
     if (program.screens.length > 0) expect(m.screenRuns).toBeGreaterThan(2);
   });
 
+  it('labelled secrets at every distance around the edge of a screen view, among labels without values', async () => {
+    // Labels without values fill a 16 KB region (each wakes the secret-label rules and the screen
+    // rejects it, so the screen runs there); after a first value, the next start is sought in views
+    // of 2 KB and a match's length: a second value is put at every distance across that view's edge.
+    const values = allRuleDefs
+      .filter((r) => kScreens['secret-label']!.includes(r.id))
+      .flatMap((r) => r.examples.positive.filter((e) => (e.contentType ?? 'text/plain') === 'text/plain' && !e.text.includes('\n')).map((e) => e.text));
+    expect(values.length).toBeGreaterThan(4);
+    // Labels of every member, far enough apart that the short-valued Cloudflare rules' hits make a
+    // group each (their join gap is 256 characters).
+    const noise = `cloudflare= ; x-auth-key: ; accountkey= ; basic ; password: ; secret_access_key= ; ${'the quick brown fox jumps over the lazy dog '.repeat(5)}`;
+    const textAt = (d: number): string => {
+      const first = values[d % values.length]!;
+      let text = noise.repeat(12) + ' ' + first + ' ';
+      const at = text.length - first.length - 1 + d;
+      while (text.length < at) text += noise;
+      text = `${text.slice(0, at)} ${values[(d + 3) % values.length]!} `;
+      while (text.length < 20_000) text += noise;
+      return text;
+    };
+    let checked = 0;
+    // Across the first view's edge for starts (2,048) and its end (2,048 + the longest member match, 460).
+    for (let d = 1900; d <= 2600; d += 5) {
+      const text = textAt(d);
+      const want = referenceSpans(text);
+      expect(await engineSpans(program, text), `second value ${d} characters on`).toEqual(want);
+      checked += want.length;
+    }
+    expect(checked).toBeGreaterThan(200);
+    if (program.screens.length > 0) {
+      // The screen did run on these texts (counted by the matcher itself).
+      const m = new Matcher(program, 100_000, kSliceBytes);
+      m.push({ text: textAt(2048), offsets: null, base: 0 });
+      m.finish();
+      expect(m.screenRuns).toBeGreaterThan(0);
+    }
+  });
+
   it('non-ASCII text: windows and regions converted between characters and bytes both ways', async () => {
     // Multi-byte characters, emoji (surrogate pairs) and many look-alike numbers in every region, so
     // that a region lists many match starts and the conversion cursor steps back after each match.
