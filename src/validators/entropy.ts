@@ -23,8 +23,6 @@ export function shannonEntropy(value: string): number {
     }
   }
   let h = 0;
-  callStamp = (callStamp + 1) | 0 || 1;
-  const stamp = callStamp;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     let k: number;
@@ -36,16 +34,16 @@ export function shannonEntropy(value: string): number {
       wide!.delete(c);
     }
     if (k === 0) continue; // counted at its first occurrence
-    // Most units of a value occur once or a few times: each count's term is worked out once per call
-    // (the same expression, so the same bits), not once per unit (log2 was most of the cost).
+    // Most units of a value occur once or a few times: each count's term is worked out once for a
+    // length (the same expression, so the same bits), not once per unit (log2 was most of the cost).
     let term: number;
-    if (k < kTermSlots && kTermStamp[k] === stamp) term = kTerm[k]!;
+    if (k < kTermSlots && kTermLength[k] === n) term = kTerm[k]!;
     else {
       const p = k / n;
       term = p * Math.log2(p);
       if (k < kTermSlots) {
         kTerm[k] = term;
-        kTermStamp[k] = stamp;
+        kTermLength[k] = n;
       }
     }
     h -= term;
@@ -53,8 +51,7 @@ export function shannonEntropy(value: string): number {
   return h;
 }
 
-/** The terms of the counts below kTermSlots in the current call (valid where the stamp is the call's). */
+/** The term of each count below kTermSlots for the value length beside it (0: none yet). */
 const kTermSlots = 64;
 const kTerm = new Float64Array(kTermSlots);
-const kTermStamp = new Int32Array(kTermSlots);
-let callStamp = 0;
+const kTermLength = new Int32Array(kTermSlots);
