@@ -438,6 +438,8 @@ export class Matcher {
     // A match overlapping the group ends at most maxLength after it.
     const ws = this.#windowStart(g, rule);
     const we = Math.min(this.#end, g.end + rule.maxLength + rule.reach);
+    const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
+    if (rule.hitGate !== null && g.start >= ws && !rule.hitGate(text, g.start - ws, g.end - ws)) return;
     if (screened) {
       const s = rule.screen;
       const pass = this.#screenPasses(s, g.start - rule.maxLength, g.end, ws, we);
@@ -450,7 +452,6 @@ export class Matcher {
         return;
       }
     }
-    const text = this.#buf.slice(ws - this.#bufStart, we - this.#bufStart);
     const ascii = this.#isAscii(ws, we);
     // Rules screened by context at the candidate already had a context word close by.
     if (rule.contextScreen === 0 && !rule.checks.mayMatch(text, ascii)) return;

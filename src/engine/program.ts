@@ -32,6 +32,8 @@ export interface CompiledRule {
   readonly gate: number;
   /** The rule's match worked out from its run (`RuleDef.runMatch`), tried before a pattern call; null: none. */
   readonly runMatch: RunMatch | null;
+  /** A keyword rule's gate on a group of its hits (`RuleDef.hitGate`); null: none. */
+  readonly hitGate: NonNullable<RuleDef['hitGate']> | null;
 }
 
 /** One alternation of the patterns of the rules that share a screen (see src/engine/screens.ts). */
@@ -157,6 +159,7 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     gate: gateOf(def),
     // A decoder's match is decoded, never reported: it keeps the search loop's handling.
     runMatch: def.decodes === undefined ? (def.runMatch ?? null) : null,
+    hitGate: 'keywords' in def.trigger ? (def.hitGate ?? null) : null,
   }));
   const spec: { [K in keyof PrefilterSpec]-?: Array<NonNullable<PrefilterSpec[K]>[number]> } = { keywords: [], digits: [], tokens: [], context: [], joins: [] };
   for (const r of rules) {

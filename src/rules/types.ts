@@ -196,6 +196,15 @@ export interface RuleDef {
    */
   readonly runGate?: (text: string, start: number, end: number) => boolean;
   /**
+   * For a keyword rule: a cheap necessary condition on its hits, asked of each group of them before
+   * any pattern call or screen. `text[start, end)` holds the group (its keyword hits and what lies
+   * between them) with the rule's window around it (at least `lead` characters before). False means
+   * no match the rule accepts contains a hit of the group. It must never be false for a group holding
+   * an accepted match's hit (test/rules/gates.test.ts holds it to the reference matcher, which has
+   * none, on every example and on generated text).
+   */
+  readonly hitGate?: (text: string, start: number, end: number) => boolean;
+  /**
    * The value is always exactly the digit run or token that woke the rule: `wholeRun` rules whose
    * body is digits and separators only (the lead-in starts the value at the run's first digit; the
    * optional tail, with `validate` anchoring the shape, ends it at the last), or a token rule whose

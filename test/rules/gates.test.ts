@@ -303,3 +303,76 @@ describe('IBAN\'s gate in one backward pass', () => {
     expect(ibanRunGate(`DE89${'0'.repeat(39)}1234`, 43, 47)).toBe(false); // 43: out of reach
   });
 });
+
+/**
+ * Hit gates (`RuleDef.hitGate`) drop a group of keyword hits before any pattern call: a gate that says
+ * no to a group holding an accepted match's hit loses a finding. Asked here of each accepted match's
+ * own hits alone (a group holds at least one; the gate passes a group when it passes one of them).
+ */
+const hitGated = allRuleDefs.filter((r) => r.hitGate !== undefined);
+/** A 150-character password (no repeat a placeholder test would take for one), near the rule's length. */
+const kLongPassword = Array.from({ length: 150 }, (_, i) => 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[(i * 37 + 11) % 56]).join('');
+
+function hitGateKeepsEveryMatch(text: string): { ok: boolean; found: number } {
+  let found = 0;
+  for (const rule of hitGated) {
+    const spans = referenceTriggerSpans(rule, text);
+    for (const m of referenceMatches(rule, text)) {
+      found++;
+      const hits = spans.filter(([s, e]) => s < m.matchEnd && m.matchStart < e);
+      if (!hits.some(([s, e]) => rule.hitGate!(text, s, e))) return { ok: false, found };
+    }
+  }
+  return { ok: true, found };
+}
+
+describe('hit gates never drop a group that holds an accepted match', () => {
+  it('url-credentials has one, and it drops the @ of e-mail addresses', () => {
+    const rule = hitGated.find((r) => r.id === 'url-credentials')!;
+    expect(rule).toBeDefined();
+    const text = 'write to bob@example.com or see https://docs.example.com/@scope/pkg, ftp://anonymous@files.example.org';
+    for (const [s, e] of referenceTriggerSpans(rule, text)) expect(rule.hitGate!(text, s, e), text.slice(s - 10, e + 5)).toBe(false);
+    const creds = 'postgres://app_rw:s3cr3t-Pa55@db.internal:5432/app';
+    const at = creds.indexOf('@');
+    expect(rule.hitGate!(creds, at, at + 1)).toBe(true);
+  });
+
+  it('on every example of a hit-gated rule', () => {
+    let found = 0;
+    for (const rule of hitGated) {
+      for (const ex of [...rule.examples.positive, ...rule.examples.negative]) {
+        const r = hitGateKeepsEveryMatch(ex.text);
+        expect(r.ok, `${rule.id}: ${ex.text}`).toBe(true);
+        found += r.found;
+      }
+    }
+    expect(found).toBeGreaterThan(3);
+  });
+
+  it('on generated URLs, e-mail addresses and the characters around them', () => {
+    const piece = fc.constantFrom(
+      'postgres', 'redis', 'http', 'mongodb+srv', 'x', '://', ':/', '//', ':', '@', '@@', 'app_rw', 'svc-reader', 'Zx9!kQ%21pW7~', 'p4ss', '',
+      'db.internal', '[::1]', 'bob@example.com', ' ', '"', "'", '/', '\n', 'é', '😀', '%3A', '=', ';', 'a'.repeat(90), 'Q7'.repeat(60),
+    );
+    // Whole credentials in URLs among the pieces, so that accepted matches come up.
+    const url = fc
+      .tuple(
+        fc.constantFrom('postgres', 'redis', 'https', 'mongodb+srv', 'x'),
+        fc.constantFrom('app_rw', 'svc-reader', '', 'u%40corp'),
+        fc.constantFrom('Zx9!kQ%21pW7~', 'Kq8:w0rd-Vb3', kLongPassword, 'hunter2x9Zr'),
+        fc.constantFrom('db.internal:5432/app', '[::1]', 'h'),
+      )
+      .map(([scheme, user, pass, host]) => `${scheme}://${user}:${pass}@${host}`);
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, url), { minLength: 1, maxLength: 24 }), (parts) => {
+        const r = hitGateKeepsEveryMatch(`${parts.join('')} end`);
+        found += r.found;
+        return r.ok;
+      }),
+      { numRuns: 3000, seed: 20261129 },
+    );
+    // The generator reaches accepted matches often, so the property is not vacuous.
+    expect(found).toBeGreaterThan(200);
+  });
+});

@@ -34,6 +34,36 @@ function realCredentials(user: string, password: string): boolean {
   return true;
 }
 
+/** Per ASCII code: 1 for the characters of url-credentials' userinfo (`:` included). */
+const kUserinfo: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~%!&()*+,;=:-") t[c.charCodeAt(0)] = 1;
+  return t;
+})();
+const kUrlCredentialsMaxLength = 220;
+
+/**
+ * url-credentials' hit gate (`RuleDef.hitGate`): some `@` of the group ends a stretch of userinfo
+ * characters that holds a `:`, that begins right after `://`, and that a match of the rule's length
+ * can hold, as the pattern requires (`scheme://user:password@`). The `@` of an e-mail address
+ * (`bob@example.com`) has none, and a customer-record dump holds thousands of them.
+ */
+function userinfoBeforeAt(text: string, start: number, end: number): boolean {
+  for (let at = text.indexOf('@', start); at !== -1 && at < end; at = text.indexOf('@', at + 1)) {
+    // The stretch is text(i, at); the scheme, `://` and the character after `@` take at least 5 more.
+    const stop = Math.max(0, at - (kUrlCredentialsMaxLength - 5));
+    let colon = false;
+    let i = at - 1;
+    for (; i >= stop; i--) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 || kUserinfo[c] !== 1) break;
+      if (c === 58) colon = true;
+    }
+    if (colon && i >= 3 && text.charCodeAt(i) === 47 && text.charCodeAt(i - 1) === 47 && text.charCodeAt(i - 2) === 58) return true;
+  }
+  return false;
+}
+
 /** Userinfo `user:password` of a URL (the rule's value). */
 function urlCredentialsValid(userinfo: string): boolean {
   const colon = userinfo.indexOf(':');
@@ -229,7 +259,8 @@ export const genericRules: readonly RuleDef[] = [
     // e-mail addresses (70 µs a call against 3 µs, measured on the bench's dense log).
     pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._~%!&()*+,;=-]*:[A-Za-z0-9._~%!&()*+,;=:-]+)@[A-Za-z0-9\[]`,
     group: 1,
-    maxLength: 220,
+    maxLength: kUrlCredentialsMaxLength,
+    hitGate: userinfoBeforeAt,
     boundary: { right: '' },
     validate: urlCredentialsValid,
     examples: {
