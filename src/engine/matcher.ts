@@ -583,9 +583,8 @@ export class Matcher {
     // read to the region's end on every call: adv/kw-all's regions took 15 calls of 9 KB each.
     // (Views only where the search reads the buffer's bytes in place: text encoded to UTF-8 for the
     // search would be encoded again for every view.)
-    const ascii = this.#isAscii(rs, re);
-    const inPlace = pattern.execColumns !== undefined ? ascii || !this.#holds(this.#special, rs, re) : ascii && pattern.execBytes !== undefined;
-    const region = this.#searcher(this.#screenSearch, pattern, rs, re, text, ascii);
+    const region = this.#searcher(this.#screenSearch, pattern, rs, re, text, this.#isAscii(rs, re));
+    const inPlace = region.inPlace;
     let end = text.length;
     for (let from = 0; from <= text.length; ) {
       if (starts.length >= kScreenStarts) return { block, start: rs, end: re, starts, full: true };
@@ -789,6 +788,11 @@ class WindowSearch {
     this.#c = 0;
     this.#b = 0;
     return this;
+  }
+
+  /** Whether the search reads the buffer's bytes as they are (not the text encoded for it). */
+  get inPlace(): boolean {
+    return this.#mode === 1 || this.#mode === 3;
   }
 
   exec(from: number): PatternMatch | null {

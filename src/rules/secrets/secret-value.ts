@@ -122,11 +122,7 @@ function runEnd(value: string, i: number, lo: number, hi: number): number {
  * in one pass, since the regex and its array of strings were most of the rule's check.
  */
 function dictionaryLike(value: string): boolean {
-  let hasLower = false;
-  for (let i = 0; i < value.length && !hasLower; i++) {
-    const c = value.charCodeAt(i);
-    hasLower = c >= 97 && c <= 122;
-  }
+  const hasLower = /[a-z]/.test(value);
   let words = 0;
   let letters = 0;
   for (let i = 0; i < value.length; ) {
