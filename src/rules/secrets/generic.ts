@@ -43,23 +43,24 @@ const kUserinfo = asciiClass(kPasswordChars).ascii;
 const kUrlCredentialsMaxLength = 220;
 
 /**
- * url-credentials' hit gate (`RuleDef.hitGate`): some `@` of the group ends a stretch of userinfo
- * characters that holds a `:`, that begins right after `://`, and that a match of the rule's length
- * can hold, as the pattern requires (`scheme://user:password@`). The `@` of an e-mail address
- * (`bob@example.com`) has none, and a customer-record dump holds thousands of them.
+ * url-credentials' hit gate (`RuleDef.hitGate`): some `://` is followed by a stretch of userinfo
+ * characters that holds a `:` and ends at an `@` of the group, short enough for a match of the rule's
+ * length, as the pattern requires (`scheme://user:password@`). The `@` of an e-mail address
+ * (`bob@example.com`) has none, and a customer-record dump holds thousands of them. Sought from the
+ * `://`s (one native search over the window), not from each `@`: a run of `a@a@a@…` is one search.
  */
 function userinfoBeforeAt(text: string, start: number, end: number): boolean {
-  for (let at = text.indexOf('@', start); at !== -1 && at < end; at = text.indexOf('@', at + 1)) {
-    // The stretch is text(i, at); the scheme, `://` and the character after `@` take at least 5 more.
-    const stop = Math.max(0, at - (kUrlCredentialsMaxLength - 5));
+  // The stretch is at most maxLength less the scheme, `://`, `@` and the character after it.
+  const longest = kUrlCredentialsMaxLength - 5;
+  for (let p = text.indexOf('://', Math.max(1, start - longest - 3)); p !== -1 && p < end; p = text.indexOf('://', p + 1)) {
     let colon = false;
-    let i = at - 1;
-    for (; i >= stop; i--) {
-      const c = text.charCodeAt(i);
+    let q = p + 3;
+    for (; q < text.length && q - (p + 3) <= longest; q++) {
+      const c = text.charCodeAt(q);
       if (c >= 128 || kUserinfo[c] !== 1) break;
       if (c === 58) colon = true;
     }
-    if (colon && i >= 3 && text.charCodeAt(i) === 47 && text.charCodeAt(i - 1) === 47 && text.charCodeAt(i - 2) === 58) return true;
+    if (colon && q >= start && q < end && text.charCodeAt(q) === 64) return true;
   }
   return false;
 }
