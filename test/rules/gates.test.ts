@@ -13,6 +13,7 @@ import { cardRunGate, otherNetworkRunGate } from '../../src/rules/financial/card
 import { PrefilterTables, columnsOf, newTriggerPass, type PrefilterSpec } from '../../src/engine/prefilter.js';
 import { ibanRunGate } from '../../src/rules/financial/bank.js';
 import { kIbanBbanFormats } from '../../src/validators/iban.js';
+import { kBase32Upper, kBase64, synth, tok } from '../../src/rules/secrets/samples.js';
 
 // The gates as the engine asks them (a `valueIsRun` rule's gate is its validator on the run).
 const program = compileProgram(allRuleDefs, re2WasmBackend);
@@ -373,6 +374,57 @@ describe('hit gates never drop a group that holds an accepted match', () => {
       { numRuns: 3000, seed: 20261129 },
     );
     // The generator reaches accepted matches often, so the property is not vacuous.
+    expect(found).toBeGreaterThan(200);
+  });
+});
+
+describe("aws-secret-access-key's hit gate", () => {
+  const rule = hitGated.find((r) => r.id === 'aws-secret-access-key')!;
+  const keyIds = ['AKIA', 'ASIA', 'A3TX'].map((p, i) => tok(p, synth(`gate-akid-${i}`, 16, kBase32Upper)));
+  const secrets = [1, 2].map((i) => synth(`gate-aws-secret-${i}`, 40, kBase64));
+
+  it('drops key IDs with no secret in reach, keeps labels and CSV rows', () => {
+    expect(rule).toBeDefined();
+    const log = `GET /bucket 200 key=${keyIds[0]} user=alice\n{"AccessKeyId":"${keyIds[1]}","Expiration":"2030-01-01T00:00:00Z"}`;
+    const spans = referenceTriggerSpans(rule, log);
+    expect(spans.length).toBe(2);
+    for (const [s, e] of spans) expect(rule.hitGate!(log, s, e), log.slice(s, e + 20)).toBe(false);
+    for (const text of [
+      `${keyIds[0]},${secrets[0]}`,
+      `${keyIds[0]}\nregion = x\nsecret_key = "${secrets[0]}"`,
+      `aws_secret_access_key = ${secrets[1]}`,
+      // RE2 folds case as Unicode does: U+017F is an s, U+212A a k.
+      `${keyIds[1]}\nſecret_key = "${secrets[0]}"`,
+      `${keyIds[1]}\nsecret_\u212aey = "${secrets[1]}"`,
+    ]) {
+      const found = referenceMatches(rule, text);
+      expect(found.length, text).toBe(1);
+      expect(hitGateKeepsEveryMatch(text).ok, text).toBe(true);
+    }
+    // A secret further than the rule's length from the key ID: the gate may drop it.
+    const far = `${keyIds[0]} ${'x'.repeat(420)} secret`;
+    const [s, e] = referenceTriggerSpans(rule, far)[0]!;
+    expect(rule.hitGate!(far, s, e)).toBe(false);
+  });
+
+  it('on generated key IDs, labels, separators and secrets', () => {
+    const piece = fc.constantFrom(
+      ...keyIds, ...secrets, keyIds[0]!.toLowerCase(), ',', ';', ':', '|', '\t', ' ', '  ', '"', "'", '=', ' = ', '>', '<', '\n', '\r\n',
+      'aws_secret_access_key', 'AWS_SECRET_KEY', 'secret_key', 'SecretAccessKey', 'Secret access key', 'aws.secret', 'ſecret_key', 'secret_\u212aey',
+      'access_key', 'key', 'x'.repeat(150), 'é', '<![CDATA[', ']]>', '</td><td>',
+    );
+    const whole = fc
+      .tuple(fc.constantFrom(...keyIds), fc.constantFrom(...secrets), fc.constantFrom(',', '","', ' | ', ':', '\nsecret_key = ', '\nſecret_key = ', ' x '))
+      .map(([id, secret, sep]) => `${id}${sep}${secret}`);
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, whole), { minLength: 1, maxLength: 24 }), (parts) => {
+        const r = hitGateKeepsEveryMatch(`${parts.join('')} end`);
+        found += r.found;
+        return r.ok;
+      }),
+      { numRuns: 2000, seed: 20261129 },
+    );
     expect(found).toBeGreaterThan(200);
   });
 });

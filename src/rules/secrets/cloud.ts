@@ -32,6 +32,27 @@ const doTok2 = tok('doo_v1_', synth('do-2', 64, kHexLower));
 /** An AWS access key ID (as `aws-access-key-id` matches it). */
 const kAwsKeyId = '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}';
 
+const kAwsSecretMaxLength = 400;
+/**
+ * Every match of aws-secret-access-key's pattern names `secret` (AWS's labels, or `secret…key` after
+ * a key ID) or is a key ID, a separator and 40 base64 characters (a CSV row). Case-insensitive as the
+ * rule is, with Unicode folding as RE2's (`ſ` is an `s`, the Kelvin sign a `k`).
+ */
+const kAwsSecretNamed = new RegExp(String.raw`secret|${kAwsKeyId}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?[A-Za-z0-9/+]{40}`, 'giu');
+
+/**
+ * aws-secret-access-key's hit gate (`RuleDef.hitGate`): some match of `kAwsSecretNamed` starts within
+ * the rule's length of the group. A key ID alone (a log line, a table of users' key IDs, an STS
+ * response's `AccessKeyId` with no secret in reach) has neither, and in a dump of credentials each one
+ * cost a search that read the window to its end for a `secret…key` after it.
+ */
+function awsSecretNamed(text: string, start: number, end: number): boolean {
+  const re = kAwsSecretNamed;
+  re.lastIndex = Math.max(0, start - kAwsSecretMaxLength);
+  const m = re.exec(text);
+  return m !== null && m.index < end + kAwsSecretMaxLength;
+}
+
 export const cloudRules: readonly RuleDef[] = [
   {
     id: 'aws-access-key-id',
@@ -88,7 +109,8 @@ export const cloudRules: readonly RuleDef[] = [
     pattern: String.raw`(?:(?:[A-Za-z0-9_.-]*(?:(?:aws[ _.-]?)?secret[ _.-]?access[ _.-]?key|aws[ _.-]?secret[ _.-]?key)|${kAwsKeyId}[\s\S]*?secret[ _.-]?(?:access[ _.-]?)?key)${kLabelToValue}|${kAwsKeyId}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?)([A-Za-z0-9/+]{40})`,
     ignoreCase: true,
     group: 1,
-    maxLength: 400,
+    maxLength: kAwsSecretMaxLength,
+    hitGate: awsSecretNamed,
     boundary: { right: kBase64Boundary },
     minEntropy: 4,
     examples: {
