@@ -496,27 +496,28 @@ export class Matcher {
   }
 
   /**
-   * The group confirmed without a pattern call, when the rule works out its match from the run
+   * The group confirmed without a pattern call, when the rule works out its match from the run or hit
    * (`RuleDef.runMatch`); false to leave it to the pattern. The search loop of `#confirm` would meet
    * that match alone among those it reports: earlier ones end before the group, and none starts after
-   * it before the group's end, where the match itself ends (so the loop stops after it). It meets it
-   * after at most one rejected match per position from `from`: fewer than the window's budget.
+   * it before the group's end, at or past which the match itself ends (so the loop stops after it).
+   * It meets it after at most one rejected match per position from `from`: fewer than the window's
+   * budget.
    */
   #confirmRun(g: Group, rule: CompiledRule, ws: number, we: number, text: string, from: number): boolean {
     const at = this.#runAt;
-    const end = g.end - ws;
     // (A group's text is kept while it waits; a window cut inside it is left to the search.)
-    if (g.start < ws || !rule.runMatch!(text, g.start - ws, end, at)) return false;
+    if (g.start < ws || !rule.runMatch!(text, g.start - ws, g.end - ws, at)) return false;
     const ms = at[0]!;
+    const end = at[2]!;
     if (ms < from || ms - from >= kMaxRejectsPerWindow) return false;
     const rank = end === ms || end - ms > rule.maxLength ? 0 : rule.checks.accept(text, ms, end, at[1]!, end);
     if (rank === 0) return true;
-    this.#lastEnd[g.rule] = g.end;
-    this.#record(rule.index, text.slice(at[1]!, end), ws + at[1]!, g.end, rank);
+    this.#lastEnd[g.rule] = ws + end;
+    this.#record(rule.index, text.slice(at[1]!, end), ws + at[1]!, ws + end, rank);
     if (!this.findingsTruncated && rule.def.inLists === true) this.#continueList(rule, ws, we, text, end);
     return true;
   }
-  readonly #runAt = new Int32Array(2);
+  readonly #runAt = new Int32Array(3);
 
   /**
    * The later values of a list (`RuleDef.inLists`) after an accepted one that ended at `end` (window

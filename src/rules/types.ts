@@ -88,9 +88,10 @@ export interface RunShape {
 /**
  * A rule's match on a group without a pattern call (`RuleDef.runMatch`). `text` is the window the
  * pattern would search (its start is the pattern's `^`, its end the text's end), [start, end) the
- * group of trigger spans. False when unsure. True after writing to `out` the match's start (out[0])
- * and its value's start (out[1]), both ending at `end`, when a leftmost-first search of the pattern
- * over `text` would:
+ * group of trigger spans. False when unsure. True after writing to `out` the match's start (out[0]),
+ * its value's start (out[1]) and the end of both (out[2], at or after `end`: a digit run's match ends
+ * with the run, a token's runs on past its keyword), when a leftmost-first search of the pattern over
+ * `text` would:
  * - from out[0], find exactly that match (and that value: the rule's `group`);
  * - from any position after out[0] and before `end`, find no match starting before `end`;
  * - from any position before out[0], find only matches that end by out[0] and by `start`.
@@ -213,9 +214,10 @@ export interface RuleDef {
    */
   readonly valueIsRun?: boolean;
   /**
-   * The pattern's match on a group that is one digit run, worked out from the run itself (see
-   * `RunMatch`): the engine then reports it without searching the window. Only where the rule can
-   * prove the search would find that match and no other; unset, or false for a group, the pattern runs.
+   * The pattern's match on a group, worked out without searching the window (see `RunMatch`): from
+   * a digit run itself, or a keyword rule's token asked at its hit (`matchFromHit`). Only where the
+   * rule can prove the search would find that match and no other; unset, or false for a group, the
+   * pattern runs.
    */
   readonly runMatch?: RunMatch;
   /**

@@ -72,11 +72,14 @@ describe('compiling a program', () => {
     const p = compileProgram(rules, counting);
     expect(compiled).toEqual([]);
     const card = '4111 1111 1111 1111';
-    const r = await scanStream(p, [Buffer.from(`nothing here but a card ${card} and an AKIAZ7Q2MBVX4NKW3P5R, twice: ${card}`)], { contentType: 'text/plain' });
+    const url = 'postgres://app_rw:Zx9kQ21pW7rT@db.internal:5432/app';
+    const r = await scanStream(p, [Buffer.from(`nothing here but a card ${card} and an AKIAZ7Q2MBVX4NKW3P5R, twice: ${card}, and ${url}`)], { contentType: 'text/plain' });
     // Each pattern at most once, and far fewer than the rules.
     expect(new Set(compiled).size).toBe(compiled.length);
     expect(compiled.length).toBeGreaterThan(0);
     expect(compiled.length).toBeLessThan(rules.length / 4);
-    expect(r.findings.map((f) => f.ruleId)).toContain('card-visa');
+    expect(r.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['card-visa', 'aws-access-key-id', 'url-credentials']));
+    // The key ID's match follows from its hit (`runMatch`): no pattern.
+    for (const id of ['aws-access-key-id']) expect(compiled).not.toContain(rules.find((d) => d.id === id)!.pattern);
   });
 });

@@ -64,6 +64,7 @@ const ibanRunMatch: RunMatch = (text, start, end, out) => {
   if (me !== end) return false;
   out[0] = ms;
   out[1] = ms;
+  out[2] = end;
   return true;
 };
 

@@ -308,6 +308,7 @@ function cardRunMatch(first4: string, min: number, max: number): RunMatch {
     if (!head.test(text) || head.lastIndex !== start + 4) return false;
     out[0] = ms;
     out[1] = start;
+    out[2] = end;
     return true;
   };
 }

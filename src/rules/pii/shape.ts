@@ -57,6 +57,7 @@ function wholeRunMatch(body: string): RunMatch {
     if (!re.test(text) || re.lastIndex !== end) return false;
     out[0] = ms;
     out[1] = start;
+    out[2] = end;
     return true;
   };
 }

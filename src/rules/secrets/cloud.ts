@@ -1,5 +1,6 @@
 import type { RuleDef } from '../types.js';
 import { kAssign, kBase64Boundary, kLabelToValue, kTokenBoundary } from './fragments.js';
+import { matchFromHit } from '../run-match.js';
 import { kBase32Upper, kBase64, kBase64Url, kHexLower, synth, tok } from './samples.js';
 
 // Synthetic values for the examples (see samples.ts).
@@ -31,6 +32,7 @@ const doTok2 = tok('doo_v1_', synth('do-2', 64, kHexLower));
 
 /** An AWS access key ID (as `aws-access-key-id` matches it). */
 const kAwsKeyId = '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}';
+const kGcpApiKey = 'AIza[0-9A-Za-z_-]{35}';
 
 const kAwsSecretMaxLength = 400;
 /**
@@ -62,8 +64,11 @@ export const cloudRules: readonly RuleDef[] = [
     enabledByDefault: true,
     trigger: { keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], next: 'A-Z0-9' },
     // Key IDs are 20 characters: a 4-character type prefix and 16 characters of RFC 4648 base32.
-    pattern: '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}',
+    pattern: kAwsKeyId,
     maxLength: 20,
+    // The ID starts with its type prefix, the trigger.
+    lead: 0,
+    runMatch: matchFromHit(kAwsKeyId),
     minEntropy: 3,
     examples: {
       positive: [
@@ -157,8 +162,11 @@ export const cloudRules: readonly RuleDef[] = [
     tags: ['gcp', 'google'],
     enabledByDefault: true,
     trigger: { keywords: ['AIza'], next: '0-9A-Za-z_-' },
-    pattern: 'AIza[0-9A-Za-z_-]{35}',
+    pattern: kGcpApiKey,
     maxLength: 39,
+    // The key starts with `AIza`, the trigger.
+    lead: 0,
+    runMatch: matchFromHit(kGcpApiKey),
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     minEntropy: 3.5,
     note: 'Browser keys (Maps JavaScript API, Firebase web config) are public by design and restricted by referrer; they are still reported because the format cannot tell them from server keys.',

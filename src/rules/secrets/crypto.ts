@@ -4,6 +4,7 @@ import { pemPrivateKeyValid } from '../../validators/pem.js';
 import { derPrivateKeyBase64Valid } from '../../validators/der-key.js';
 import { ppkValid } from '../../validators/ppk.js';
 import { isPlaceholder } from '../placeholders.js';
+import { matchFromHit } from '../run-match.js';
 import { kBase64Boundary, kTokenBoundary } from './fragments.js';
 import { b64url, derKeySample, jwtSample, kBase64, kBase64Url, kHexLower, pemSample, ppkSample, synth } from './samples.js';
 
@@ -99,6 +100,8 @@ const pgpKey = `-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: Synthetic 1\n\nl
 // An armour header line of any length (OpenPGP's Comment often runs past 100 characters).
 const pgpLongComment = `-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: ${'exported for the synthetic test keyring of the build farm, '.repeat(3)}do not use\n\nlQ${pgpBody}\n-----END PGP PRIVATE KEY BLOCK-----`;
 
+const kJwt = String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{20,}`;
+
 export const cryptoRules: readonly RuleDef[] = [
   {
     id: 'jwt',
@@ -109,10 +112,11 @@ export const cryptoRules: readonly RuleDef[] = [
     trigger: { keywords: ['eyJ'], next: 'A-Za-z0-9_-' },
     // Header `{"…` always encodes as `eyJ`, a claims object `{…` as `ey`. The payload is left
     // unbounded (JWTs with many claims reach several KB); the engine's window bounds it.
-    pattern: String.raw`eyJ[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{20,}`,
+    pattern: kJwt,
     maxLength: 8192,
     // Every JWT starts with its header's `eyJ`, the trigger.
     lead: 0,
+    runMatch: matchFromHit(kJwt),
     boundary: { left: kTokenBoundary, right: kTokenBoundary },
     validate: signedJwt,
     note: "Supabase `anon` keys (iss supabase, role anon) are skipped: they are published in browser code by design. jwt.io's sample token is a known sample.",

@@ -1,6 +1,7 @@
 import type { RuleDef } from '../types.js';
 import { githubTokenChecksumValid } from '../../validators/github-token.js';
 import { macaroonV2Valid } from '../../validators/macaroon.js';
+import { matchFromHit } from '../run-match.js';
 import { kAssign, kTokenBoundary } from './fragments.js';
 import { breakLastChar, checksummedToken, kAlnum, kBase64Url, kHexLower, kLetters, kUpperDigits, synth, tok } from './samples.js';
 
@@ -88,6 +89,9 @@ function mailchimpGate(text: string, start: number, end: number): boolean {
   return text.startsWith('-us', end) && d >= 48 && d <= 57;
 }
 
+const kSlackToken = String.raw`(?:xox[abposr]|xoxe(?:\.xox[bp])?|xapp)-[0-9]{1,16}-[A-Za-z0-9-]{8,250}`;
+const kStripeLive = '(?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,}';
+
 export const saasRules: readonly RuleDef[] = [
   {
     id: 'slack-token',
@@ -98,10 +102,11 @@ export const saasRules: readonly RuleDef[] = [
     trigger: { keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.', 'xapp-'], next: '0-9x' },
     // Every current kind continues with a numeric field (team id, or the format version) after the
     // prefix and ends in a random alphanumeric part.
-    pattern: '(?:xox[abposr]|xoxe(?:\\.xox[bp])?|xapp)-[0-9]{1,16}-[A-Za-z0-9-]{8,250}',
+    pattern: kSlackToken,
     maxLength: 275,
     // The token starts with a trigger (`xoxe.` for the refreshable form).
     lead: 0,
+    runMatch: matchFromHit(kSlackToken),
     boundary: { right: 'A-Za-z0-9-' },
     minEntropy: 3,
     validate: slackTokenShape,
@@ -160,10 +165,11 @@ export const saasRules: readonly RuleDef[] = [
     tags: ['stripe'],
     enabledByDefault: true,
     trigger: { keywords: ['sk_live_', 'rk_live_', 'sk_prod_', 'rk_prod_'], next: 'A-Za-z0-9' },
-    pattern: '(?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,}',
+    pattern: kStripeLive,
     maxLength: 255,
     // The key starts with its prefix, the trigger.
     lead: 0,
+    runMatch: matchFromHit(kStripeLive),
     minEntropy: 3,
     examples: {
       positive: [

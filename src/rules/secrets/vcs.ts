@@ -1,5 +1,6 @@
 import type { RuleDef } from '../types.js';
 import { githubTokenChecksumValid } from '../../validators/github-token.js';
+import { matchFromHit } from '../run-match.js';
 import { kTokenBoundary } from './fragments.js';
 import { breakLastChar, checksummedToken, kBase64Url, kHexLower, synth, tok } from './samples.js';
 
@@ -12,6 +13,7 @@ function githubRule(id: string, kind: string, prefixes: readonly string[], seed:
   const good = checksummedToken(prefixes[0]!, `${seed}-1`);
   const good2 = checksummedToken(prefixes[prefixes.length - 1]!, `${seed}-2`);
   const longToken = long === undefined ? '' : `${prefixes[0]}_${synth(`${seed}-long`, long.body)}`;
+  const pattern = `(?:${prefixes.join('|')})_[A-Za-z0-9]{36}${long === undefined ? '' : `(?:[A-Za-z0-9]{${long.body - 36}})?`}`;
   return {
     id,
     description: `GitHub ${kind} (${prefixes.map((p) => `${p}_`).join(', ')}) with a valid CRC-32 checksum${long === undefined ? '' : `, or ${long.what}`}.`,
@@ -19,8 +21,11 @@ function githubRule(id: string, kind: string, prefixes: readonly string[], seed:
     tags: ['github'],
     enabledByDefault: true,
     trigger: { keywords: prefixes.map((p) => `${p}_`), next: 'A-Za-z0-9' },
-    pattern: `(?:${prefixes.join('|')})_[A-Za-z0-9]{36}${long === undefined ? '' : `(?:[A-Za-z0-9]{${long.body - 36}})?`}`,
+    pattern,
     maxLength: 4 + (long?.body ?? 36),
+    // The token starts with its prefix, the trigger.
+    lead: 0,
+    runMatch: matchFromHit(pattern),
     // The 36-character form carries a CRC-32; the long one has no published checksum, so only its
     // exact length and a random-looking body (mixed character classes) back it.
     validate: long === undefined ? githubTokenChecksumValid : (v) => (v.length === 40 ? githubTokenChecksumValid(v) : mixesClasses(v.slice(4))),
