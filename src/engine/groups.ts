@@ -23,11 +23,18 @@ export interface GroupedRule {
   readonly gate: number;
   readonly maxLength: number;
   readonly def: Pick<RuleDef, 'trigger'>;
+  /** Its match worked out without a pattern call (`RuleDef.runMatch`), or null. */
+  readonly runMatch: unknown;
 }
 
-/** How far apart a rule's triggers may be and still share a group (one window). */
+/**
+ * How far apart a rule's triggers may be and still share a group (one window). A rule with a
+ * `runMatch` answers a group of one run or hit without a pattern call, and leaves a group of two to
+ * the pattern: its triggers join only where they touch or one character apart (the prefilter's
+ * joins take a positive gap).
+ */
 export function joinGapOf(r: GroupedRule): number {
-  return Math.max(kJoinGap, r.maxLength);
+  return r.runMatch !== null ? 1 : Math.max(kJoinGap, r.maxLength);
 }
 
 /**
