@@ -5,7 +5,8 @@ import { screenOf } from './screens.js';
 import { kBase64JsonDecoder } from './decoded.js';
 import { keywordJoins } from './groups.js';
 import { newTriggerPass, PrefilterTables, type PrefilterChoice, type PrefilterSpec, type TriggerPass } from './prefilter.js';
-import type { CompiledPattern, PatternMatch, RegexBackend } from './backend/index.js';
+import type { CompiledPattern, RegexBackend } from './backend/index.js';
+import { compileForValue } from './value-tail.js';
 
 /** One rule, ready to confirm candidates. */
 export interface CompiledRule {
@@ -79,8 +80,7 @@ function compileOnUse(backend: RegexBackend, source: string, ignoreCase: boolean
   // The first call compiles and puts the compiled pattern's own methods in place: later calls go
   // straight to them. (A backend's methods never use `this`.)
   const compile = (): CompiledPattern => {
-    const width = fixedValueWidth(source, group);
-    const compiled = width > 0 ? valueAtEnd(backend.compile(source, ignoreCase, 0), width) : backend.compile(source, ignoreCase, group);
+    const compiled = compileForValue(backend, source, ignoreCase, group);
     lazy.exec = compiled.exec;
     if (lazy.execBytes !== undefined) lazy.execBytes = compiled.execBytes!;
     if (lazy.execColumns !== undefined) lazy.execColumns = compiled.execColumns!;
@@ -90,68 +90,6 @@ function compileOnUse(backend: RegexBackend, source: string, ignoreCase: boolean
   if (backend.bytes === true) lazy.execBytes = (bytes, from) => compile().execBytes!(bytes, from);
   if (backend.columns?.(source) === true) lazy.execColumns = (cols, from) => compile().execColumns!(cols, from);
   return lazy;
-}
-
-/**
- * The pattern searched for its whole match, the value taken as the match's last `width` characters
- * (see `fixedValueWidth`).
- */
-function valueAtEnd(whole: CompiledPattern, width: number): CompiledPattern {
-  const at = (m: PatternMatch | null): PatternMatch | null => {
-    if (m !== null) m.groupStart = m.end - width;
-    return m;
-  };
-  const out: CompiledPattern = { exec: (text, from) => at(whole.exec(text, from)) };
-  if (whole.execBytes !== undefined) out.execBytes = (bytes, from) => at(whole.execBytes!(bytes, from));
-  if (whole.execColumns !== undefined) out.execColumns = (cols, from) => at(whole.execColumns!(cols, from));
-  return out;
-}
-
-/**
- * The width in UTF-16 units of a pattern's value group `group` when the value is always the match's
- * last characters, a fixed number of them: the group is the pattern's last capturing group, it ends
- * the pattern, its body is classes and literals each repeated a fixed number of times
- * (`…([A-Za-z0-9/+]{40})`, `…([A-Za-z0-9+/]{86}==)`), each standing for one BMP character, and no
- * alternative at the top level could match without it. Else 0. Such a rule's pattern is compiled
- * for the whole match: RE2 then skips its submatch pass, which ran the whole pattern again over each
- * match (about half of an `aws-secret-access-key` call).
- */
-export function fixedValueWidth(source: string, group: number): number {
-  if (group === 0 || !source.endsWith(')')) return 0;
-  let depth = 0;
-  let inClass = false;
-  let captures = 0;
-  let lastOpen = -1;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') {
-      depth++;
-      if (source[i + 1] !== '?') {
-        captures++;
-        lastOpen = i;
-      }
-    } else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return 0;
-  }
-  if (captures !== group || lastOpen < 0) return 0;
-  let width = 0;
-  const body = source.slice(lastOpen + 1, -1);
-  // Items, each then an optional {n}: an escaped punctuation character, a class of plain characters
-  // and ranges, or a plain character.
-  for (const m of body.matchAll(/(\\[^A-Za-z0-9]|\[[A-Za-z0-9+/=_.:~!#$%*@|-]+\]|[A-Za-z0-9=_:~!#%@,;'"<>&/ -])(?:\{([0-9]+)\})?/gy)) {
-    width += m[2] === undefined ? 1 : Number(m[2]);
-    if (m.index + m[0].length === body.length) return width;
-  }
-  return 0;
 }
 
 /** Characters before a digit run or token that a run gate may read (they read a handful). */
