@@ -26,11 +26,15 @@ export function redact(value: string, policy: RedactionPolicy = kDefaultRedactio
   const length = chars === null ? value.length : chars.length;
   const keep = Math.min(policy.keep, Math.floor(length / 4));
   const hidden = length - keep;
-  const mask = hidden > kMaxMask ? `${'*'.repeat(kMaxMask)}[+${hidden - kMaxMask}]` : '*'.repeat(hidden);
-  const [from, to] = policy.fromEnd ? [length - keep, length] : [0, keep];
+  const mask = hidden > kMaxMask ? `${kMasks[kMaxMask]}[+${hidden - kMaxMask}]` : kMasks[hidden]!;
+  const from = policy.fromEnd ? length - keep : 0;
+  const to = policy.fromEnd ? length : keep;
   const kept = chars === null ? value.slice(from, to) : chars.slice(from, to).join('');
   return policy.fromEnd ? mask + kept : kept + mask;
 }
+
+/** The masks of 0 to kMaxMask characters, made once (every finding of a scan takes one). */
+const kMasks = Array.from({ length: kMaxMask + 1 }, (_, n) => '*'.repeat(n));
 
 /** Whether a high surrogate is followed by a low one somewhere in `value` (a lone half is one character). */
 function hasSurrogatePair(value: string): boolean {
