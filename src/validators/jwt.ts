@@ -18,7 +18,8 @@ export function jwtValid(token: string): boolean {
 
 /** A token's header and claims, each decoded once; what `jwtValid`, `jwtAlg` and `jwtClaims` read. */
 export interface DecodedJwt {
-  header: Record<string, unknown> & { alg: string };
+  /** Frozen: tokens with the same header segment share one decoded header. */
+  header: Readonly<Record<string, unknown>> & { readonly alg: string };
   /** The claims set; null when the payload is a nested token (`cty: JWT`) and not JSON itself. */
   claims: Record<string, unknown> | null;
 }
@@ -31,19 +32,37 @@ export function decodeJwt(token: string): DecodedJwt | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [h, p, s] = parts as [string, string, string];
-  const header = decodeJwtJson(h);
+  const header = decodeHeader(h);
   if (header === null || typeof header.alg !== 'string' || header.alg.length === 0) return null;
   let claims: Record<string, unknown> | null;
   if (typeof header.cty === 'string' && header.cty.toUpperCase() === 'JWT') {
-    if (decodeBase64Url(p) === null) return null;
+    if (!isBase64Url(p)) return null;
     claims = decodeJwtJson(p);
   } else {
     claims = decodeJwtJson(p);
     if (claims === null) return null;
   }
-  if (s.length !== 0 && decodeBase64Url(s) === null) return null;
+  if (s.length !== 0 && !isBase64Url(s)) return null;
   return { header: header as DecodedJwt['header'], claims };
 }
+
+/**
+ * A header segment decoded once: a service signs its tokens with one or two headers, so a body of
+ * tokens holds a handful of distinct ones. Frozen, since every token with that header shares it;
+ * at most kHeaderCache of them, forgotten all at once past that.
+ */
+function decodeHeader(segment: string): Readonly<Record<string, unknown>> | null {
+  let header = kHeaders.get(segment);
+  if (header === undefined) {
+    const decoded = decodeJwtJson(segment);
+    header = decoded === null ? null : Object.freeze(decoded);
+    if (kHeaders.size >= kHeaderCache) kHeaders.clear();
+    kHeaders.set(segment, header);
+  }
+  return header;
+}
+const kHeaders = new Map<string, Readonly<Record<string, unknown>> | null>();
+const kHeaderCache = 256;
 
 /** The `alg` of a token's header, or null when the header is not a JSON object with a string `alg`. */
 export function jwtAlg(token: string): string | null {
@@ -80,8 +99,12 @@ export function decodeJwtJson(segment: string): Record<string, unknown> | null {
 const kUtf8 = new TextDecoder('utf-8', { fatal: true });
 const kBase64Url = /^[A-Za-z0-9_-]*$/;
 
-/** Unpadded base64url (RFC 4648 §5) as JWS requires; null on a foreign character or impossible length. */
+/** Unpadded base64url (RFC 4648 §5) as JWS requires: no foreign character, no impossible length. */
+function isBase64Url(segment: string): boolean {
+  return segment.length % 4 !== 1 && kBase64Url.test(segment);
+}
+
+/** `segment` decoded when it is unpadded base64url, else null. */
 function decodeBase64Url(segment: string): Uint8Array | null {
-  if (segment.length % 4 === 1 || !kBase64Url.test(segment)) return null;
-  return Buffer.from(segment, 'base64url');
+  return isBase64Url(segment) ? Buffer.from(segment, 'base64url') : null;
 }

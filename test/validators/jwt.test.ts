@@ -107,3 +107,23 @@ describe('decodeJwt', () => {
     fc.assert(fc.property(segment, segment, segment, (h, p, s) => agrees(`${h}.${p}.${s}`)), { numRuns: 500 });
   });
 });
+
+describe('decodeJwt header cache', () => {
+  it('decodes each header segment once, frozen and shared, and stays right past its bound', () => {
+    const tokens = Array.from({ length: 300 }, (_, i) => jwt({ alg: 'HS256', kid: `k${i}` }, { sub: String(i) }));
+    for (const round of [0, 1]) {
+      for (let i = 0; i < tokens.length; i++) {
+        const d = decodeJwt(tokens[i]!)!;
+        expect(d.header.kid, `round ${round}`).toBe(`k${i}`);
+        expect(d.claims!.sub).toBe(String(i));
+        expect(Object.isFrozen(d.header)).toBe(true);
+      }
+    }
+    // Tokens sharing a header share its object; a header that is not JSON is refused every time.
+    expect(decodeJwt(jwt({ alg: 'HS256' }, { a: 1 }))!.header).toBe(decodeJwt(jwt({ alg: 'HS256' }, { b: 2 }))!.header);
+    const bad = `${Buffer.from('not json').toString('base64url')}.${enc({ sub: '1' })}.${sig()}`;
+    expect(decodeJwt(bad)).toBeNull();
+    expect(decodeJwt(bad)).toBeNull();
+  });
+});
+
