@@ -24,7 +24,7 @@ export interface GroupedRule {
   readonly maxLength: number;
   readonly def: Pick<RuleDef, 'trigger'>;
   /** Its match worked out without a pattern call (`RuleDef.runMatch`), or null. */
-  readonly runMatch: unknown;
+  readonly runMatch: RuleDef['runMatch'] | null;
 }
 
 /**

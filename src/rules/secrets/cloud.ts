@@ -40,8 +40,9 @@ const kAwsSecretMaxLength = 400;
  * a key ID) or is a key ID, a separator and 40 base64 characters (a CSV row). Case-insensitive as the
  * rule is, with Unicode folding as RE2's (`ſ` is an `s`, the Kelvin sign a `k`).
  */
-const kSecretWord = /secret/iu;
 const kAwsSecretNamed = new RegExp(String.raw`secret|${kAwsKeyId}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?[A-Za-z0-9/+]{40}`, 'giu');
+/** The first alternative alone: every named keyword of the rule holds it. */
+const kSecretWord = /secret/iu;
 
 /**
  * aws-secret-access-key's hit gate (`RuleDef.hitGate`): some match of `kAwsSecretNamed` starts within
