@@ -36,16 +36,15 @@ export function redact(value: string, policy: RedactionPolicy = kDefaultRedactio
 /** The masks of 0 to kMaxMask characters, made once (every finding of a scan takes one). */
 const kMasks = Array.from({ length: kMaxMask + 1 }, (_, n) => '*'.repeat(n));
 
-/** Whether a high surrogate is followed by a low one somewhere in `value` (a lone half is one character). */
+/**
+ * A high surrogate followed by a low one (a lone half is one character), as code units (no `u` flag).
+ * A regex, not a loop over the units: V8's compiled scan is several times faster on the short values
+ * every finding redacts.
+ */
+const kSurrogatePair = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+
 function hasSurrogatePair(value: string): boolean {
-  for (let i = 0; i < value.length - 1; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = value.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) return true;
-    }
-  }
-  return false;
+  return kSurrogatePair.test(value);
 }
 
 /**
