@@ -123,6 +123,8 @@ export class Matcher {
   #waiting: Group[] = [];
   /** Scratch of `#confirmReady`: ready groups per screen region. */
   readonly #screenDemand = new Map<number, number>();
+  /** `#byRule`'s counts: one slot per rule and one more. */
+  readonly #ruleSlots: Int32Array;
   #buf = '';
   /**
    * `#buf` as the prefilter's column bytes, one per character (see `columnsOf` in the prefilter):
@@ -188,6 +190,7 @@ export class Matcher {
     this.#screenRejected = block.subarray(3 * n + screens, 3 * n + 2 * screens);
     this.#screenSkipped = block.subarray(3 * n + 2 * screens, 3 * n + 3 * screens);
     this.#gateRun = block.subarray(3 * n + 3 * screens, size);
+    this.#ruleSlots = new Int32Array(n + 1);
   }
 
   /** Global position just past the text received so far. */
@@ -383,8 +386,21 @@ export class Matcher {
     // Rule by rule, each rule's groups in position order: a pattern searched again right away finds
     // its automaton's states and its checks' code still in the processor's caches, where other rules'
     // work in between had evicted them. (At the findings cap, those confirmed first are kept.)
-    if (ready.length > 2) ready.sort(byRule);
-    this.#waiting = this.#confirmAll(ready) ? still : [];
+    this.#waiting = this.#confirmAll(ready.length > 2 ? this.#byRule(ready) : ready) ? still : [];
+  }
+
+  /**
+   * `groups` ordered by rule, each rule's in their order: a counting sort over rule indices, stable
+   * and without the comparator calls of `Array.prototype.sort` (a batch holds about 160 groups).
+   */
+  #byRule(groups: readonly Group[]): Group[] {
+    const at = this.#ruleSlots;
+    at.fill(0);
+    for (const g of groups) at[g.rule + 1]!++;
+    for (let r = 1; r < at.length; r++) at[r]! += at[r - 1]!;
+    const out = new Array<Group>(groups.length);
+    for (const g of groups) out[at[g.rule]!++] = g;
+    return out;
   }
 
   /** Confirms `groups` in their order; false once the findings cap is reached. */
@@ -703,10 +719,6 @@ export class Matcher {
   }
 }
 
-/** Orders groups by rule (`Array.prototype.sort` is stable: each rule's stay in order). */
-function byRule(a: Group, b: Group): number {
-  return a.rule - b.rule;
-}
 
 /** The ascending positions `na` from `start` on (`na` itself when none is before it). */
 function dropBefore(na: number[], start: number): number[] {
