@@ -428,3 +428,53 @@ describe("aws-secret-access-key's hit gate", () => {
     expect(found).toBeGreaterThan(200);
   });
 });
+
+describe("http-auth-token's hit gate", () => {
+  const rule = hitGated.find((r) => r.id === 'http-auth-token')!;
+  const tokens = [1, 2].map((i) => synth(`gate-header-token-${i}`, 32, kBase64));
+
+  it('drops names with no value after them, keeps header lines and maps', () => {
+    expect(rule).toBeDefined();
+    const prose = `Send the X-API-Key header; Authorization: Bearer ${tokens[0]}\n{"authorization": {"type": "oauth2"}}`;
+    const spans = referenceTriggerSpans(rule, prose);
+    expect(spans.length).toBe(3);
+    for (const [s, e] of spans) expect(rule.hitGate!(prose, s, e), prose.slice(s, e + 20)).toBe(false);
+    for (const text of [
+      `Authorization: Token ${tokens[0]}\r\n`,
+      `{"x-auth-token": "${tokens[1]}"}`,
+      `X-Acme-ApiKey= ssws ${tokens[0]}`,
+      // RE2 folds case as Unicode does: U+017F is an s, U+212A a k.
+      `X-API-\u212aey: ${tokens[1]}`,
+      `authorization: ſſws ${tokens[0]}`,
+    ]) {
+      expect(referenceMatches(rule, text).length, text).toBe(1);
+      expect(hitGateKeepsEveryMatch(text).ok, text).toBe(true);
+    }
+  });
+
+  it('on generated header names, separators, schemes and values', () => {
+    const piece = fc.constantFrom(
+      ...tokens, 'Authorization', 'authorization', 'X-API-Key', 'x-api-key', 'ApiKey', 'Api-Token', 'X-Auth-Token', 'Access-Token', 'X-Acme-',
+      'api_key', 'X-API-\u212aey', 'ſſws ', ':', ': ', '=', '"', "'", '`', ']', '\t', ' ', '   ', 'Token ', 'Bearer ', 'sso-key ', 'bot  ',
+      'abc', 'x'.repeat(15), 'x'.repeat(16), '==', '\r\n', '{', '}', 'é',
+    );
+    const whole = fc
+      .tuple(
+        fc.constantFrom('Authorization', 'X-API-Key', 'x-acme-apikey', 'Auth-Token', 'access-token'),
+        fc.constantFrom(': ', '=', '": "', "']=", ':\t'),
+        fc.constantFrom('', 'Token ', 'api-key ', 'ssws '),
+        fc.constantFrom(...tokens),
+      )
+      .map(([name, sep, scheme, value]) => `${name}${sep}${scheme}${value}`);
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, whole), { minLength: 1, maxLength: 24 }), (parts) => {
+        const r = hitGateKeepsEveryMatch(`${parts.join('')} end`);
+        found += r.found;
+        return r.ok;
+      }),
+      { numRuns: 2000, seed: 20261129 },
+    );
+    expect(found).toBeGreaterThan(200);
+  });
+});

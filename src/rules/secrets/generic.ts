@@ -65,6 +65,27 @@ function userinfoBeforeAt(text: string, start: number, end: number): boolean {
   return false;
 }
 
+/** http-auth-token's header names besides `authorization` (its trigger keywords). */
+const kKeyHeaders = 'api-key|apikey|api-token|auth-token|access-token';
+/** What comes between a header name and its value: a quote, `:` or `=`, a quote, a scheme word. */
+const kHeaderLead = String.raw`["'\]]?[ \t]{0,3}[:=][ \t]{0,3}["'\x60]?(?:(?:token|api-?token|key|api-?key|sso-key|ssws|bot)[ \t]{1,3})?`;
+const kHeaderValueChar = '[A-Za-z0-9._~+/:-]';
+/** A header name, what follows it and 16 characters of a value; Unicode case folding, as RE2's. */
+const kHeaderValueStart = new RegExp(`(?:authorization|${kKeyHeaders})${kHeaderLead}${kHeaderValueChar}{16}`, 'giu');
+
+/**
+ * http-auth-token's hit gate (`RuleDef.hitGate`): a header name of the group is followed by `:` or `=`
+ * and 16 characters of a value, as every match of the rule's pattern is from its name on. A JSON key
+ * `"authorization": {`, `Authorization: Bearer …` (another rule's) and prose that names the header wake
+ * no window; the rule's windows are long (its length is 1,200), and each cost a search to their end.
+ */
+function headerValueAfterName(text: string, start: number, end: number): boolean {
+  const re = kHeaderValueStart;
+  re.lastIndex = start;
+  const m = re.exec(text);
+  return m !== null && m.index < end;
+}
+
 /** Userinfo `user:password` of a URL (the rule's value). */
 function urlCredentialsValid(userinfo: string): boolean {
   const colon = userinfo.indexOf(':');
@@ -440,7 +461,8 @@ export const genericRules: readonly RuleDef[] = [
     // A header line or a header map entry: the field name, then `:` or `=`, then an optional scheme
     // word and the token. Bearer and Basic have rules of their own; names written as identifiers
     // (`api_key`, `authToken`) are assignments, generic-api-key's. Every name holds a trigger keyword.
-    pattern: String.raw`(?:authorization|(?:[A-Za-z0-9]{1,20}-){0,3}(?:api-key|apikey|api-token|auth-token|access-token))["'\]]?[ \t]{0,3}[:=][ \t]{0,3}["'\x60]?(?:(?:token|api-?token|key|api-?key|sso-key|ssws|bot)[ \t]{1,3})?([A-Za-z0-9._~+/:-]{16,}=*)`,
+    pattern: String.raw`(?:authorization|(?:[A-Za-z0-9]{1,20}-){0,3}(?:${kKeyHeaders}))${kHeaderLead}(${kHeaderValueChar}{16,}=*)`,
+    hitGate: headerValueAfterName,
     ignoreCase: true,
     group: 1,
     maxLength: 1200,
