@@ -18,6 +18,9 @@ export function pemPrivateKeyValid(block: string): boolean {
   let rest = block.slice(m[0].length);
   const end = rest.indexOf('-----END');
   if (end >= 0) rest = rest.slice(0, end);
+  // Most blocks are base64 lines between real line breaks, padding only at a line's end: two scans
+  // and one removal of the breaks decide those, as the line loop below would.
+  if (!kNotPlainBody.test(rest) && !kMisplacedPadding.test(rest)) return bodyValid(label, rest.replace(kLineBreaks, ''), false);
   // Line breaks may be escaped, and the block may be string literals joined in code (`"…" + "…"`).
   const lines = rest.replace(/["'][ \t]*\+?[ \t\r\n]*["']/g, '\n').replace(/\\r\\n|\\n|\\r/g, '\n').split(/\r?\n|\r/);
   let body = '';
@@ -39,11 +42,22 @@ export function pemPrivateKeyValid(block: string): boolean {
       body += chunk;
     }
   }
+  return bodyValid(label, body, headers);
+}
+
+/** The joined base64 body against its label: long enough, and starting as the label says. */
+function bodyValid(label: string, body: string, headers: boolean): boolean {
   if (body.length < 64) return false;
   if (label === 'OPENSSH PRIVATE KEY') return body.startsWith('b3BlbnNzaC1rZXktdjE');
   if (label.startsWith('PGP') || headers) return true;
   return body.startsWith('M');
 }
+
+/** A character other than base64's and real line breaks: the line loop decides. */
+const kNotPlainBody = /[^A-Za-z0-9+/=\r\n]/;
+/** Padding that does not end a line of base64: at a line's start, a third `=`, or base64 after it. */
+const kMisplacedPadding = /(?:^|[\r\n])=|===|=[A-Za-z0-9+/]/;
+const kLineBreaks = /[\r\n]+/g;
 
 const kHeader = /^-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----/;
 const kArmorHeader = /^[A-Za-z][A-Za-z0-9-]{0,40}: ?\S.*$/;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholder, knownSampleValues, typedAcrossClasses } from '../../src/rules/placeholders.js';
+import { isPlaceholder, knownSampleValues, repeatsCharacter, typedAcrossClasses } from '../../src/rules/placeholders.js';
 
 describe('knownSampleValues', () => {
   it.each([
@@ -124,4 +124,25 @@ describe('runs typed across character classes', () => {
     );
   });
   it.each(['AbC123dEf456GhI789', 'a-b-c-d-e-f-g-h-i', 'x0y1z2a3b4c5d6e7f8'])('%s is a placeholder', (v) => expect(isPlaceholder(v)).toBe(true));
+});
+
+describe('a character repeated in a row', () => {
+  // The definition is the regex the one-pass check replaced.
+  const oracle = (v: string) => /([^\s])\1{5}/u.test(v);
+  const unit = fc.constantFrom('A', 'A', 'A', 'b', 'x', ' ', '\t', '\n', '\u00a0', '\u3000', '😀', '\ud83d', '\ude00', '=');
+  it('agrees with the backreference regex on strings of repeats, spaces and surrogates', () => {
+    let hits = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(unit, fc.integer({ min: 1, max: 8 })), { maxLength: 12 }), (runs) => {
+        const v = runs.map(([u, n]) => u.repeat(n)).join('');
+        if (oracle(v)) hits++;
+        expect(repeatsCharacter(v, 6)).toBe(oracle(v));
+      }),
+      { numRuns: 5000, seed: 20261129 },
+    );
+    expect(hits).toBeGreaterThan(100);
+  });
+  it.each([['A'.repeat(20), true], ['A'.repeat(19), false], [' '.repeat(30), false], ['😀'.repeat(20), true], [`${'\ud83d'.repeat(20)}`, true]])('%j', (v, found) => {
+    expect(repeatsCharacter(v, 20)).toBe(found);
+  });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pemPrivateKeyValid } from '../../src/validators/pem.js';
@@ -53,5 +54,41 @@ describe('pemPrivateKeyValid', () => {
     ['armour header after the body started', pkcs1.replace(/\n(.{64})\n/, '\n$1\nComment: late\n')],
   ])('rejects %s', (_n, block) => {
     expect(pemPrivateKeyValid(block)).toBe(false);
+  });
+});
+
+describe('pemPrivateKeyValid on generated base64 bodies', () => {
+  // The definition for bodies of base64, padding and real line breaks: every non-empty line is base64
+  // with at most two `=` at its end (or, under a PGP label, a CRC line `=XXXX`), and the joined body
+  // is long enough and starts as the label says.
+  function reference(label: string, body: string): boolean {
+    let joined = '';
+    for (const line of body.split(/\r\n|\r|\n/)) {
+      if (line === '') continue;
+      if (label.startsWith('PGP') && /^=[A-Za-z0-9+/]{4}$/.test(line)) continue;
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(line)) return false;
+      joined += line;
+    }
+    if (joined.length < 64) return false;
+    if (label === 'OPENSSH PRIVATE KEY') return joined.startsWith('b3BlbnNzaC1rZXktdjE');
+    return label.startsWith('PGP') || joined.startsWith('M');
+  }
+  it('answers as the line-by-line definition', () => {
+    const chunk = fc.constantFrom('MIIEvQIBADANBgkq', 'MIIEvQIBADANBgkq', 'b3BlbnNzaC1rZXktdjE', 'QUJDRA', 'hkiG9w0B+/', 'A');
+    const line = fc
+      .tuple(fc.constantFrom('', '', '', '', '', '', '', '', '', '=', '=AbCd', '\r'), fc.array(chunk, { minLength: 1, maxLength: 6 }), fc.constantFrom('', '', '', '', '', '', '', '=', '==', '===', '=A'))
+      .map(([lead, chunks, pad]) => lead + chunks.join('') + pad);
+    const label = fc.constantFrom('RSA PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PGP PRIVATE KEY BLOCK');
+    let accepted = 0;
+    fc.assert(
+      fc.property(label, fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n', '\r', '\n\n')), { maxLength: 12 }), (l, lines) => {
+        const body = lines.map(([text, eol]) => text + eol).join('');
+        const want = reference(l, body);
+        if (want) accepted++;
+        expect(pemPrivateKeyValid(`-----BEGIN ${l}-----\n${body}\n-----END ${l}-----`)).toBe(want);
+      }),
+      { numRuns: 4000, seed: 20261129 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 });

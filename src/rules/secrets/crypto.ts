@@ -3,7 +3,7 @@ import { decodeJwt, type DecodedJwt } from '../../validators/jwt.js';
 import { pemPrivateKeyValid } from '../../validators/pem.js';
 import { derPrivateKeyBase64Valid } from '../../validators/der-key.js';
 import { ppkValid } from '../../validators/ppk.js';
-import { isPlaceholder } from '../placeholders.js';
+import { isPlaceholder, repeatsCharacter } from '../placeholders.js';
 import { matchFromHit } from '../run-match.js';
 import { kBase64Boundary, kTokenBoundary } from './fragments.js';
 import { b64url, derKeySample, jwtSample, kBase64, kBase64Url, kHexLower, pemSample, ppkSample, synth } from './samples.js';
@@ -44,7 +44,7 @@ function placeholderPem(block: string): boolean {
   const start = block.indexOf('-----', 5) + 5;
   const endAt = block.indexOf('-----END', start);
   const body = block.slice(start, endAt < 0 ? undefined : endAt);
-  return /([^\s])\1{19}/u.test(body) || /x{8}/i.test(body) || /example|sample|dummy|redacted|placeholder/i.test(body);
+  return repeatsCharacter(body, 20) || /x{8}/i.test(body) || /example|sample|dummy|redacted|placeholder/i.test(body);
 }
 
 /** The private-key pattern, assembled from named parts (see the rule's comment). */
