@@ -25,9 +25,22 @@ const kEncoder = new TextEncoder();
 
 /** Unsigned CRC-32 of `data`; a string is taken as its UTF-8 bytes. */
 export function crc32(data: string | Uint8Array): number {
-  const bytes = typeof data === 'string' ? kEncoder.encode(data) : data;
   const t = crcTable();
   let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = t[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  if (typeof data === 'string') {
+    // ASCII (a token's characters) is its own UTF-8: read by code, no encoded copy.
+    let i = 0;
+    for (; i < data.length; i++) {
+      const b = data.charCodeAt(i);
+      if (b >= 0x80) break;
+      c = t[(c ^ b) & 0xff]! ^ (c >>> 8);
+    }
+    if (i === data.length) return (c ^ 0xffffffff) >>> 0;
+    // Past the ASCII prefix, the rest as UTF-8 (whole characters: the prefix ended before one).
+    const rest = kEncoder.encode(data.slice(i));
+    for (let k = 0; k < rest.length; k++) c = t[(c ^ rest[k]!) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+  for (let i = 0; i < data.length; i++) c = t[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }

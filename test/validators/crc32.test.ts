@@ -25,8 +25,11 @@ describe('crc32', () => {
     for (let n = 0; n < 200; n++) {
       const bytes = randomBytes(n % 97);
       expect(crc32(bytes)).toBe(zlibCrc32(bytes));
-      const text = bytes.toString('base64') + '한국어';
-      expect(crc32(text)).toBe(zlibCrc32(Buffer.from(text, 'utf8')));
+      const b64 = bytes.toString('base64');
+      // ASCII alone, then non-ASCII at the end, the start and the middle (a pair and a lone half too).
+      for (const text of [b64, b64 + '한국어', `é${b64}`, `${b64.slice(0, 7)}😀${b64.slice(7)}\ud83d${b64}`]) {
+        expect(crc32(text)).toBe(zlibCrc32(Buffer.from(text, 'utf8')));
+      }
     }
   });
 
