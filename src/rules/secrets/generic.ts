@@ -19,6 +19,8 @@ const kStopValues: ReadonlySet<string> = new Set([
   'pa$$w0rd', 'pa$$word', 'p@ssword', 'p@ssword1', 'p@55w0rd', 'pa55word', 'pa55w0rd',
 ]);
 
+const kStopValueMaxLength = Math.max(...[...kStopValues].map((w) => w.length));
+
 /** A password that is a documentation stand-in rather than a credential. */
 function stopPassword(password: string): boolean {
   const p = password.toLowerCase();
@@ -112,7 +114,8 @@ function codeOrPath(v: string): boolean {
   if (/^(?:process\.env|import\.meta|os\.environ|env|config|settings|this|self|window|props|params|req|request|args|options|opts)\./i.test(v)) return true;
   // File names: `secret_file: keys/app-2024.pem`.
   if (/\.(?:pem|key|crt|cer|p12|pfx|jks|json|ya?ml|txt|env|js|ts|py|rb|php|html?|xml|cfg|conf|ini|properties|png|jpe?g|gif|svg)$/i.test(v)) return true;
-  return kStopValues.has(v.toLowerCase());
+  // (Longer values skip the lower-cased copy: no stand-in word is that long.)
+  return v.length <= kStopValueMaxLength && kStopValues.has(v.toLowerCase());
 }
 
 /**
