@@ -29,9 +29,13 @@ export interface DecodedJwt {
  * need the token's validity, `alg` and claims together (a rule's validator runs once per match).
  */
 export function decodeJwt(token: string): DecodedJwt | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const [h, p, s] = parts as [string, string, string];
+  // Three segments: two dots and no third (found by index, no array of the parts).
+  const d1 = token.indexOf('.');
+  const d2 = d1 < 0 ? -1 : token.indexOf('.', d1 + 1);
+  if (d2 < 0 || token.indexOf('.', d2 + 1) >= 0) return null;
+  const h = token.slice(0, d1);
+  const p = token.slice(d1 + 1, d2);
+  const s = token.slice(d2 + 1);
   const header = decodeHeader(h);
   if (header === null || typeof header.alg !== 'string' || header.alg.length === 0) return null;
   let claims: Record<string, unknown> | null;
