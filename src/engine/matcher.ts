@@ -719,7 +719,6 @@ export class Matcher {
   }
 }
 
-
 /** The ascending positions `na` from `start` on (`na` itself when none is before it). */
 function dropBefore(na: number[], start: number): number[] {
   if (na.length === 0 || na[0]! >= start) return na;

@@ -123,6 +123,7 @@ export function repeatsCharacter(text: string, times: number): boolean {
     } else {
       prev = isSpace(cp) ? -1 : cp;
       run = 1;
+      if (prev !== -1 && times <= 1) return true;
     }
   }
   return false;

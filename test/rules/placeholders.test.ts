@@ -145,4 +145,8 @@ describe('a character repeated in a row', () => {
   it.each([['A'.repeat(20), true], ['A'.repeat(19), false], [' '.repeat(30), false], ['😀'.repeat(20), true], [`${'\ud83d'.repeat(20)}`, true]])('%j', (v, found) => {
     expect(repeatsCharacter(v, 20)).toBe(found);
   });
+  it('takes one character as a run of one, as the regex with no repeat does', () => {
+    expect(repeatsCharacter('x', 1)).toBe(/([^\s])\1{0}/u.test('x'));
+    expect(repeatsCharacter(' ', 1)).toBe(false);
+  });
 });
