@@ -44,6 +44,14 @@ describe('usSsnValid', () => {
       }),
       { numRuns: 5000 },
     );
+    // Any text: spaces and dashes anywhere are skipped, anything else is refused, nine digits exactly.
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789012345678901234567890123456789 -/a\u0660'), maxLength: 14 }), (v) => {
+        const digits = v.replace(/[ -]/g, '');
+        expect(usSsnValid(v), JSON.stringify(v)).toBe(/^[0-9]{9}$/.test(digits) && reference(digits));
+      }),
+      { numRuns: 5000, seed: 20261129 },
+    );
     for (const area of ['000', '001', '665', '666', '667', '899', '900', '999']) {
       for (const group of ['00', '01', '99']) {
         for (const serial of ['0000', '0001', '9999']) expect(usSsnValid(area + group + serial), area + group + serial).toBe(reference(area + group + serial));
