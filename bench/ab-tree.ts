@@ -17,11 +17,11 @@
  * Ratios are this tree's speed over the other's (above 1: this tree is faster).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { cpuUsage } from 'node:process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { kContentKinds, kContentTypes, kDensities, makeBody } from './bodies.js';
+import { freshBuild } from './fresh-build.js';
 import { median } from './measure.js';
 
 interface Tree {
@@ -31,29 +31,9 @@ interface Tree {
   from: string;
 }
 
-/** Newest modification time of the files under `dir` (0 when it does not exist). */
-function newest(dir: string): number {
-  let t = 0;
-  try {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-    }
-  } catch {
-    return 0;
-  }
-  return t;
-}
-
 async function load(root: string, source: boolean): Promise<Tree> {
   const at = (p: string) => pathToFileURL(resolve(root, p)).href;
-  let built = 0;
-  try {
-    built = statSync(join(root, 'dist', 'engine', 'index.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  const dist = !source && built > 0 && built >= newest(join(root, 'src'));
+  const dist = !source && freshBuild(root);
   const [scannerPath, enginePath] = dist ? ['dist/scanner.js', 'dist/engine/index.js'] : ['src/scanner.ts', 'src/engine/index.ts'];
   const scanner = (await import(at(scannerPath))) as { programFor: Tree['programFor'] };
   const engine = (await import(at(enginePath))) as { scanStream: Tree['scanStream'] };

@@ -10,7 +10,6 @@
  *
  * Loads the build (dist/), as users run it: it refuses a build older than src/.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Engine from '../src/engine/index.js';
@@ -18,6 +17,7 @@ import type * as Rules from '../src/rules/index.js';
 import type * as Placeholders from '../src/rules/placeholders.js';
 import type * as Entropy from '../src/validators/entropy.js';
 import { kContentKinds, kContentTypes, makeBody, type Density } from './bodies.js';
+import { freshBuild } from './fresh-build.js';
 
 const root = resolve(import.meta.dirname, '..');
 const arg = (name: string, fallback: string): string => {
@@ -29,21 +29,7 @@ const rounds = Number(arg('--rounds', '50'));
 if (density !== 'dense' && density !== 'sparse') throw new Error('--density is dense or sparse');
 if (!(rounds > 0)) throw new Error('--rounds is a positive number');
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-let built = 0;
-try {
-  built = statSync(join(root, 'dist', 'engine', 'index.js')).mtimeMs;
-} catch {
-  // no build
-}
-if (built < newest(join(root, 'src'))) throw new Error('dist/ is missing or older than src/: run `npm run build` first');
+if (!freshBuild(root)) throw new Error('dist/ is missing or older than src/: run `npm run build` first');
 const load = async <T>(p: string): Promise<T> => (await import(pathToFileURL(join(root, 'dist', p)).href)) as T;
 const engine = await load<typeof Engine>('engine/index.js');
 const rules = await load<typeof Rules>('rules/index.js');

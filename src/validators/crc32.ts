@@ -28,19 +28,14 @@ export function crc32(data: string | Uint8Array): number {
   const t = crcTable();
   let c = 0xffffffff;
   if (typeof data === 'string') {
-    // ASCII (a token's characters) is its own UTF-8: read by code, no encoded copy.
-    let i = 0;
-    for (; i < data.length; i++) {
+    // ASCII (a token's characters) is its own UTF-8: read by code, no encoded copy. Other text is encoded.
+    for (let i = 0; i < data.length; i++) {
       const b = data.charCodeAt(i);
-      if (b >= 0x80) break;
+      if (b >= 0x80) return crc32(kEncoder.encode(data));
       c = t[(c ^ b) & 0xff]! ^ (c >>> 8);
     }
-    if (i === data.length) return (c ^ 0xffffffff) >>> 0;
-    // Past the ASCII prefix, the rest as UTF-8 (whole characters: the prefix ended before one).
-    const rest = kEncoder.encode(data.slice(i));
-    for (let k = 0; k < rest.length; k++) c = t[(c ^ rest[k]!) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
+  } else {
+    for (let i = 0; i < data.length; i++) c = t[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   }
-  for (let i = 0; i < data.length; i++) c = t[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }

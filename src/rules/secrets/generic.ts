@@ -21,10 +21,17 @@ const kStopValues: ReadonlySet<string> = new Set([
 
 const kStopValueMaxLength = Math.max(...[...kStopValues].map((w) => w.length));
 
+/**
+ * One of the stand-in words, in any case. Longer values skip the lower-cased copy: lower-casing never
+ * shortens a string.
+ */
+function isStopValue(v: string): boolean {
+  return v.length <= kStopValueMaxLength && kStopValues.has(v.toLowerCase());
+}
+
 /** A password that is a documentation stand-in rather than a credential. */
 function stopPassword(password: string): boolean {
-  const p = password.toLowerCase();
-  return kStopValues.has(p) || isPlaceholder(password) || /^[*x•#.?_-]+$/iu.test(password);
+  return isStopValue(password) || isPlaceholder(password) || /^[*x•#.?_-]+$/iu.test(password);
 }
 
 /** `user:password` of a URL or a Basic header that names a real-looking credential. */
@@ -114,8 +121,7 @@ function codeOrPath(v: string): boolean {
   if (/^(?:process\.env|import\.meta|os\.environ|env|config|settings|this|self|window|props|params|req|request|args|options|opts)\./i.test(v)) return true;
   // File names: `secret_file: keys/app-2024.pem`.
   if (/\.(?:pem|key|crt|cer|p12|pfx|jks|json|ya?ml|txt|env|js|ts|py|rb|php|html?|xml|cfg|conf|ini|properties|png|jpe?g|gif|svg)$/i.test(v)) return true;
-  // (Longer values skip the lower-cased copy: no stand-in word is that long.)
-  return v.length <= kStopValueMaxLength && kStopValues.has(v.toLowerCase());
+  return isStopValue(v);
 }
 
 /**
