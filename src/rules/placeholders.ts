@@ -136,15 +136,39 @@ function isSpace(cp: number): boolean {
 }
 const kSpace = /^\s$/u;
 
+/**
+ * What each regex test below must find in a value for it to answer yes, as one case-insensitive
+ * alternation (templates cut to their opening characters, so it matches wherever one of them does):
+ * nearly no real value holds any, and one scan costs about half of the four it spares.
+ */
+const kSuspect = new RegExp(
+  [kWords.source, 'here', kRunStart.source, String.raw`\$[{(A-Z_]|\{\{|#\{|%[A-Z_]+%|<[A-Za-z][A-Za-z0-9 _.-]*>|@[A-Z_]+@|__[A-Z]|^%[sdvq]$|^\{[0-9]\}$`].join('|'),
+  'i',
+);
+
+/** The lengths of the published samples: a value of another length is not one (no hash of it taken). */
+const kSampleLengths: ReadonlySet<number> = new Set([...knownSampleValues].map((v) => v.length));
+
 /** True when `value` looks like a placeholder rather than a real credential. */
 export function isPlaceholder(value: string): boolean {
-  if (knownSampleValues.has(value)) return true;
+  if (kSampleLengths.has(value.length) && knownSampleValues.has(value)) return true;
+  if (kSuspect.test(value) && suspectPlaceholder(value)) return true;
+  return periodicTail(value);
+}
+
+/** The tests that need `kSuspect` to match first (templates, words, `…here`, typed runs). */
+function suspectPlaceholder(value: string): boolean {
   if (kTemplate.test(value)) return true;
   if (kWords.test(value)) return true;
   if (kHere.test(value) && kGoesHere.test(value)) return true;
-  if (typedAcrossClasses(value)) return true;
-  // A short unit repeated to the end (after any fixed prefix like `sk_live_`): aaaa…, 0000…, abab…,
-  // 1234 1234…. Checked on the last 16 characters, where a real token is random.
+  return typedAcrossClasses(value);
+}
+
+/**
+ * A short unit repeated to the end (after any fixed prefix like `sk_live_`): aaaa…, 0000…, abab…,
+ * 1234 1234…. Checked on the last 16 characters, where a real token is random.
+ */
+function periodicTail(value: string): boolean {
   const tail = value.slice(-Math.min(value.length, 16));
   if (tail.length >= 8) {
     for (let unit = 1; unit <= 4; unit++) {

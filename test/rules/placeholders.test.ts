@@ -150,3 +150,44 @@ describe('a character repeated in a row', () => {
     expect(repeatsCharacter(' ', 1)).toBe(false);
   });
 });
+
+describe('isPlaceholder asks one regex before its tests', () => {
+  // The tests as they read without the shared first scan: each regex over the whole value, in turn.
+  const oracle = (v: string): boolean =>
+    knownSampleValues.has(v) ||
+    /\$\{[^}]*\}|\{\{[^}]*\}\}|\$\([^)]*\)|#\{[^}]*\}|%[A-Z_]+%|<[A-Za-z][A-Za-z0-9 _.-]*>|@[A-Z_]+@|__[A-Z][A-Z0-9_]*__|\$[A-Z_][A-Z0-9_]*$|^%[sdvq]$|^\{[0-9]\}$/.test(v) ||
+    /example|sample|dummy|placeholder|changeme|replace[_-]?me|insert[_-]?(?:your|key|token)|your[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?(?:key|token|secret|password)|redacted|\[filtered\]|xxxx|\*\*\*\*|\.\.\.\.|\u2022\u2022\u2022|####|0123456789|1234567890|abcdefghijkl|qwertyuiop/i.test(v) ||
+    /(?:key|token|secret|password|string)[_-]?(?:goes[_-]?)?here/i.test(v) ||
+    /abcdefghi/i.test(v.replace(/[^A-Za-z]+/g, '')) ||
+    /012345678|123456789/.test(v.replace(/[^0-9]+/g, '')) ||
+    periodic(v.slice(-16));
+  // The tail rule exactly: at least 8 characters, all of them a unit of 1-4 repeated (a partial last unit allowed).
+  function periodic(tail: string): boolean {
+    if (tail.length < 8) return false;
+    for (let unit = 1; unit <= 4 && tail.length >= unit * 3; unit++) if ([...tail].every((_, i) => i < unit || tail[i] === tail[i - unit])) return true;
+    return false;
+  }
+  // Pieces of every test's matches, their case changed, among random characters and templates' openers.
+  const piece = fc.constantFrom(
+    'exam', 'ple', 'SAMPLE', 'Dummy', 'here', 'Key', '_', '-', 'goes', 'token', 'your', 'own', 'api', 'xx', 'XX', '**', '..', '\u2022', '##',
+    '0123', '4567', '89', 'abcd', 'efgh', 'ijkl', 'qwer', 'tyuiop', '${', '}', '{{', '}}', '$(', ')', '#{', '%', 'A_Z', '<', '>', 'a b', '@', '__', 'B', '$X',
+    'r', 'Q', '7', 'z', '9', 'é', '😀', 'AKIAIOSFODNN7EXAMPLE',
+  );
+  it('answers as every test asked in turn, on values pieced from what they look for', () => {
+    let yes = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (parts) => {
+        const v = parts.join('');
+        if (oracle(v)) yes++;
+        expect(isPlaceholder(v)).toBe(oracle(v));
+      }),
+      { numRuns: 20000, seed: 20261129 },
+    );
+    expect(yes).toBeGreaterThan(2000);
+  });
+  it('still drops published samples and short repeats', () => {
+    for (const v of knownSampleValues) expect(isPlaceholder(v)).toBe(true);
+    expect(isPlaceholder('sk_live_abababababababab')).toBe(true);
+    expect(isPlaceholder('sk_live_4eC39HqLyjWDarjtT1zdp7dc')).toBe(false);
+  });
+});
