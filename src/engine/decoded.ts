@@ -35,12 +35,14 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const isRunChar = (c: number): boolean => c < 128 && kRunChar[c] === 1;
 
 const kKeywords = (kBase64JsonDecoder.trigger as { keywords: readonly string[] }).keywords;
-/** The keywords' first characters: most runs are refused on theirs. */
-const kFirstChars = new Set(kKeywords.map((k) => k.charCodeAt(0)));
-function startsWithKeyword(text: string, at: number): boolean {
-  if (!kFirstChars.has(text.charCodeAt(at))) return false;
-  for (const k of kKeywords) if (text.startsWith(k, at)) return true;
-  return false;
+/** Every keyword, found by one search: a run that begins with none holds no start. */
+const kKeywordSearch = new RegExp(kKeywords.join('|'), 'g');
+const kKeywordMax = Math.max(...kKeywords.map((k) => k.length));
+
+/** The end of the run of base64 characters from `i`. */
+function runEnd(text: string, i: number): number {
+  while (i < text.length && isRunChar(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /**
@@ -48,20 +50,34 @@ function startsWithKeyword(text: string, at: number): boolean {
  * a run of base64 characters and stays inside that run, so a run that does not begin with a keyword,
  * or that a dot borders on either side (a JWT's segments), is refused by the boundaries whatever the
  * pattern finds in it; its window need not be searched. True when unsure (a run reaching the end).
+ * The keywords are found by a regex search and only their runs walked: walking every run of the
+ * range, character by character, cost more than the search over it.
  */
 export function mayHoldCandidate(text: string, from: number, to: number): boolean {
   let i = from;
   // A run that began before `from` holds no start: its characters are glued to the one before.
   if (i > 0 && isRunChar(text.charCodeAt(i - 1))) while (i < to && isRunChar(text.charCodeAt(i))) i++;
-  while (i < to) {
-    if (!isRunChar(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isRunChar(text.charCodeAt(i))) i++;
-    if (i === text.length) return true;
-    if ((start === 0 || text.charCodeAt(start - 1) !== 46) && text.charCodeAt(i) !== 46 && startsWithKeyword(text, start)) return true;
+  if (i >= to) return false;
+  // The run that reaches the end of the text so far may go on: unsure when it starts in [i, to).
+  if (runEnd(text, to) === text.length) {
+    let s = to;
+    while (s > i && isRunChar(text.charCodeAt(s - 1))) s--;
+    if (s < to) return true;
+  }
+  // Searched in a view that ends with the last keyword that can start before `to`: a search of the
+  // whole text would read on to the next keyword, however far.
+  const view = text.slice(i, to + kKeywordMax - 1);
+  const search = kKeywordSearch;
+  search.lastIndex = 0;
+  for (let m = search.exec(view); m !== null; m = search.exec(view)) {
+    const p = i + m.index;
+    if (p >= to) break;
+    const before = p > 0 ? text.charCodeAt(p - 1) : -1;
+    // Inside a run (not where one starts), or after a dot (a JWT's segment).
+    if (before === 46 || (before >= 0 && isRunChar(before))) continue;
+    const e = runEnd(text, p + m[0].length);
+    if (e === text.length || text.charCodeAt(e) !== 46) return true;
+    search.lastIndex = e - i;
   }
   return false;
 }

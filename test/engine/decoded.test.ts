@@ -106,6 +106,38 @@ describe('mayHoldCandidate (the decoder window shortcut)', () => {
     expect(found).toBeGreaterThan(20);
   });
 
+  it('answers as a walk over every run of the range does, refusing as much', () => {
+    // The shortcut's definition walked plainly: each run starting in the range, whole.
+    const isRun = (c: string | undefined) => c !== undefined && /[A-Za-z0-9+/_-]/.test(c);
+    const walk = (text: string, from: number, to: number): boolean => {
+      let i = from;
+      if (i > 0 && isRun(text[i - 1])) while (i < to && isRun(text[i])) i++;
+      while (i < to) {
+        if (!isRun(text[i])) {
+          i++;
+          continue;
+        }
+        const start = i;
+        while (i < text.length && isRun(text[i])) i++;
+        if (i === text.length) return true;
+        const keyword = ['eyJ', 'eyAi', 'ewog', 'ewoi', 'ew0K', 'W3si', 'W3sK'].some((k) => text.startsWith(k, start));
+        if (text[start - 1] !== '.' && text[i] !== '.' && keyword) return true;
+      }
+      return false;
+    };
+    const run = fc.string({ unit: fc.constantFrom(...'aZ09+/_-eyJW3s'), maxLength: 12 });
+    const piece = fc.oneof(fc.constantFrom('.', '=', ' ', '"', 'é', 'eyJ', 'W3si', 'ewog', '.eyJ'), run);
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), fc.nat(), fc.nat(), (pieces, a, b) => {
+        const text = pieces.join('');
+        const from = text.length === 0 ? 0 : a % (text.length + 1);
+        const to = Math.min(text.length, from + 1 + (b % 12));
+        expect(mayHoldCandidate(text, from, to)).toBe(walk(text, from, to));
+      }),
+      { numRuns: 20000, seed: 20261129 },
+    );
+  });
+
   it('refuses the segments of a JWT and keeps a base64 JSON value', () => {
     const jwt = `${b64('{"alg":"HS256"}', true)}.${b64('{"sub":"1234567890"}', true)}.c2lnbmF0dXJl`;
     const text = `token=${jwt} and blob=${b64(inner)} end`;
