@@ -55,8 +55,11 @@ const kGroupings: Readonly<Record<number, readonly string[]>> = {
   19: ['4-4-4-4-3'],
 };
 
+/** Whether the number its first `len` digits make is in [lo, hi] (an issuer range). */
 function prefixIn(digits: string, len: number, lo: number, hi: number): boolean {
-  const p = Number(digits.slice(0, len));
+  // Read off the codes (no slice, no string-to-number): `digits` holds digits only.
+  let p = 0;
+  for (let i = 0; i < len && i < digits.length; i++) p = p * 10 + digits.charCodeAt(i) - 48;
   return p >= lo && p <= hi;
 }
 
