@@ -11,7 +11,7 @@
  * ibanValid('de89370400440532013000'); // false (electronic form is upper-case)
  */
 export function ibanValid(iban: string): boolean {
-  const re = kBbanShapes.get(iban.slice(0, 2));
+  const re = kBbanShapes[countryIndex(iban)];
   if (re === undefined || !re.test(iban)) return false;
   return mod97(iban) === 1;
 }
@@ -58,25 +58,37 @@ function bbanLength(format: string): number {
 
 const kClass: Readonly<Record<string, string>> = { n: '[0-9]', a: '[A-Z]', c: '[A-Z0-9]' };
 
-/** Whole-IBAN shape per country: `^CC[0-9]{2}<BBAN>$`, built once. */
-const kBbanShapes: ReadonlyMap<string, RegExp> = new Map(
-  Object.entries(kIbanBbanFormats).map(([cc, f]) => {
+/** A country code's slot in `kBbanShapes` (26 × first letter + second), or -1 when not two capitals. */
+function countryIndex(iban: string): number {
+  const a = iban.charCodeAt(0) - 65;
+  const b = iban.charCodeAt(1) - 65;
+  return a >= 0 && a < 26 && b >= 0 && b < 26 ? 26 * a + b : -1;
+}
+
+/** Whole-IBAN shape per country: `^CC[0-9]{2}<BBAN>$`, built once, by `countryIndex`. */
+const kBbanShapes: ReadonlyArray<RegExp | undefined> = (() => {
+  const shapes = new Array<RegExp | undefined>(26 * 26).fill(undefined);
+  for (const [cc, f] of Object.entries(kIbanBbanFormats)) {
     const body = [...f.matchAll(/([0-9]+)([anc])/g)].map((m) => `${kClass[m[2]!]}{${m[1]}}`).join('');
-    return [cc, new RegExp(`^${cc}[0-9]{2}${body}$`)];
-  }),
-);
+    shapes[countryIndex(cc)] = new RegExp(`^${cc}[0-9]{2}${body}$`);
+  }
+  return shapes;
+})();
 
 /**
  * ISO 7064 MOD 97-10 of an IBAN: the first four characters move to the end, letters become 10-35,
- * and the resulting decimal number is reduced mod 97 digit by digit (no big integers needed).
+ * and the resulting decimal number is reduced mod 97 as it is read (no big integers needed).
  */
 function mod97(iban: string): number {
-  const s = iban.slice(4) + iban.slice(0, 4);
+  // Read in place from the fifth character round to the fourth (no rearranged copy). The remainder is
+  // taken only when a further letter could carry it past 2^31, not at every character.
   let r = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) r = (r * 10 + (c - 48)) % 97;
-    else r = (r * 100 + (c - 55)) % 97; // 'A' (65) -> 10 ... 'Z' (90) -> 35
+  for (let k = 4, n = iban.length; k < n + 4; k++) {
+    const c = iban.charCodeAt(k < n ? k : k - n);
+    r = c >= 48 && c <= 57 ? r * 10 + (c - 48) : r * 100 + (c - 55); // 'A' (65) -> 10 ... 'Z' (90) -> 35
+    if (r >= kMod97Carry) r %= 97;
   }
-  return r;
+  return r % 97;
 }
+/** Below it, `r * 100 + 35` stays a 32-bit integer. */
+const kMod97Carry = 21_000_000;

@@ -99,7 +99,10 @@ function ibanBranchEnd(text: string, q: number): number {
  * write it). The pattern places them only between groups; mixed ones are dropped here.
  */
 function ibanRuleValid(value: string): boolean {
-  const sep = value.includes('-') ? '-' : ' ';
+  const dash = value.indexOf('-');
+  // The electronic form (no separator, as most values come) goes to the check as it is.
+  if (dash < 0 && value.indexOf(' ') < 0) return ibanValid(value);
+  const sep = dash >= 0 ? '-' : ' ';
   const compact = value.replaceAll(sep, '');
   if (compact.length !== value.length) {
     if (/[^A-Z0-9]/.test(compact)) return false;
