@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCharsetDecoder } from '../../src/engine/text/charset.js';
 import { createEscapeDecoder, type EscapeSyntax } from '../../src/engine/text/escapes.js';
-import type { Segment } from '../../src/engine/text/segment.js';
+import { copyOffsets, type Segment } from '../../src/engine/text/segment.js';
 
 /** The indices of a text's non-ASCII code units, from the text itself. */
 function reference(text: string): number[] {
@@ -106,5 +106,21 @@ describe('named character references', () => {
     const names = Array.from({ length: 1500 }, (_, i) => `&zz${i.toString(36)};`).join('');
     expect(decode('html', `${names}&eacute;`)).toBe(`${names}é`);
     expect(decode('html', '&eacute;&Eacute;')).toBe('éÉ');
+  });
+});
+
+describe('copyOffsets', () => {
+  it('writes base + i for each unit of linear text, short or long, at any base', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_200_000 }), fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 8 }), (base, a, b, at) => {
+        const [from, to] = a <= b ? [a, b] : [b, a];
+        const seg: Segment = { text: ' '.repeat(to), offsets: null, base };
+        const into = new Int32Array(at + to - from + 1).fill(-1);
+        copyOffsets(seg, from, to, into, at);
+        for (let i = from; i < to; i++) if (into[at + i - from] !== base + i) expect.fail(`unit ${i}: ${into[at + i - from]} for ${base + i}`);
+        expect(into[at + to - from]).toBe(-1);
+      }),
+      { numRuns: 300, seed: 20261129 },
+    );
   });
 });
