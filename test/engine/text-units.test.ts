@@ -124,3 +124,54 @@ describe('copyOffsets', () => {
     );
   });
 });
+
+describe('offsets through UTF-8 and escapes', () => {
+  // Self-contained pieces: literal text or one whole escape, with what it decodes to. Every unit an
+  // escape decodes to points at the escape's first byte, a literal character at its own.
+  const kinds: Record<string, Array<[string, string]>> = {
+    html: [['a', 'a'], [' ', ' '], ['é', 'é'], ['€', '€'], ['中', '中'], ['😀', '😀'], ['&amp;', '&'], ['&eacute;', 'é'], ['&#233;', 'é'], ['&#x1F600;', '😀'], ['&lt;', '<'], ['\\u00e9', 'é'], ['\\n', '\n']],
+    xml: [['a', 'a'], ['é', 'é'], ['😀', '😀'], ['&amp;', '&'], ['&#233;', 'é'], ['&#x1F600;', '😀'], ['&lt;', '<'], ['x;', 'x;']],
+    json: [['a', 'a'], ['é', 'é'], ['😀', '😀'], ['\\u00e9', 'é'], ['\\ud83d', '\ud83d'], ['\\ude00', '\ude00'], ['\\n', '\n'], ['\\"', '"'], ['&amp;', '&amp;']],
+  };
+  for (const [syntax, table] of Object.entries(kinds)) {
+    it(`map each decoded unit to its piece's first byte (${syntax}), in any chunking`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...table), { maxLength: 150 }), fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 6 }), (parts, cuts) => {
+          let want = '';
+          const wantOff: number[] = [];
+          let at = 0;
+          for (const [raw, decoded] of parts) {
+            want += decoded;
+            if (raw === decoded) {
+              // Literal text: each character at its own first byte.
+              for (const ch of raw) {
+                for (let k = 0; k < ch.length; k++) wantOff.push(at);
+                at += Buffer.byteLength(ch);
+              }
+              continue;
+            }
+            for (let k = 0; k < decoded.length; k++) wantOff.push(at);
+            at += Buffer.byteLength(raw);
+          }
+          const bytes = Buffer.from(parts.map(([raw]) => raw).join(''), 'utf8');
+          const charset = createCharsetDecoder('utf-8');
+          const escapes = createEscapeDecoder(syntax as EscapeSyntax);
+          let text = '';
+          const off: number[] = [];
+          for (let k = 0, from = 0; from <= bytes.length; k++) {
+            const to = Math.min(bytes.length, from + cuts[k % cuts.length]!);
+            const final = to === bytes.length;
+            const seg = escapes.push(charset.push(bytes.subarray(from, to), final), final);
+            text += seg.text;
+            for (let i = 0; i < seg.text.length; i++) off.push(seg.offsets === null ? seg.base + i : seg.offsets[i]!);
+            if (final) break;
+            from = to;
+          }
+          expect(text).toBe(want);
+          expect(off).toEqual(wantOff);
+        }),
+        { numRuns: 1500, seed: 20261129 },
+      );
+    });
+  }
+});

@@ -15,6 +15,7 @@ import { OffsetBuffer, SegmentBuilder, copyOffsets, offsetAt, type Segment } fro
  * decoder. CDATA needs no decoding: its content is literal text and is scanned as is.
  */
 export interface EscapeDecoder {
+  /** `seg` is consumed: its offsets may be overwritten by those of the segment returned. */
   push(seg: Segment, final: boolean): Segment;
   /** The scan is over (the last segment consumed): scratch memory goes back to the thread. */
   release?(): void;
@@ -116,7 +117,7 @@ class StagedDecoder implements EscapeDecoder {
       const c = t.charCodeAt(i);
       // An escape that may continue in the next chunk waits for it (decided on the longest form).
       if (!final && n - i < kMaxEscape && this.#mayBeIncomplete(t, i)) {
-        out ??= new SegmentBuilder(n, this.#offsets);
+        out ??= new SegmentBuilder(n, this.#offsets, seg.offsets);
         out.copy(seg, copied, i);
         this.#carry = sliceSegment(seg, i, n);
         return out.finish(offsetAt(seg, i));
@@ -128,7 +129,7 @@ class StagedDecoder implements EscapeDecoder {
         i += c === 92 && t.charCodeAt(i + 1) === 92 ? 2 : 1;
         continue;
       }
-      out ??= new SegmentBuilder(n, this.#offsets);
+      out ??= new SegmentBuilder(n, this.#offsets, seg.offsets);
       out.copy(seg, copied, i);
       out.emit(r.chars, offsetAt(seg, i));
       i += r.length;

@@ -94,7 +94,10 @@ export class OffsetBuffer {
 
 /**
  * Builds a segment from slices of an input segment and single replacement characters, for the
- * escape-decoding stages. Grows geometrically; one instance per call.
+ * escape-decoding stages. Grows geometrically; one instance per call. Given the input's offsets
+ * (`inPlace`, which the caller gives up), it writes the output's over them: an escape is never shorter
+ * than what it decodes to, so each piece moves left within the array (no view made per piece, no
+ * second array).
  */
 export class SegmentBuilder {
   #parts: string[] = [];
@@ -108,9 +111,10 @@ export class SegmentBuilder {
 
   readonly #reuse: OffsetBuffer | undefined;
 
-  constructor(capacityHint: number, reuse?: OffsetBuffer) {
+  constructor(capacityHint: number, reuse?: OffsetBuffer, inPlace?: Int32Array | null) {
     this.#reuse = reuse;
-    this.#off = reuse ? reuse.take(Math.max(16, capacityHint + 1)) : new Int32Array(Math.max(16, capacityHint + 1));
+    if (inPlace != null) this.#off = inPlace;
+    else this.#off = reuse ? reuse.take(Math.max(16, capacityHint + 1)) : new Int32Array(Math.max(16, capacityHint + 1));
   }
 
   #reserve(extra: number): void {
@@ -128,7 +132,8 @@ export class SegmentBuilder {
     if (to <= from) return;
     this.#reserve(to - from);
     this.#parts.push(src.text.slice(from, to));
-    copyOffsets(src, from, to, this.#off, this.#n);
+    if (src.offsets !== this.#off) copyOffsets(src, from, to, this.#off, this.#n);
+    else if (from !== this.#n) this.#off.copyWithin(this.#n, from, to);
     const out = this.#wide;
     if (out !== null) {
       const wide = src.nonAscii;
