@@ -33,6 +33,8 @@ const doTok2 = tok('doo_v1_', synth('do-2', 64, kHexLower));
 /** An AWS access key ID (as `aws-access-key-id` matches it). */
 const kAwsKeyId = '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}';
 const kGcpApiKey = 'AIza[0-9A-Za-z_-]{35}';
+/** A key ID that no letter or digit comes right before (the character before it is part of the match). */
+const kAwsKeyIdAlone = `(?:^|[^A-Za-z0-9])${kAwsKeyId}`;
 
 const kAwsSecretMaxLength = 400;
 /**
@@ -113,14 +115,18 @@ export const cloudRules: readonly RuleDef[] = [
     // trufflehog pairs IDs and secrets the same way). Between a name and the value, any of the
     // `kLabelToValue` syntaxes (markup, CDATA, attribute and name/value pairs). The value is 40
     // characters of base64 (Macie's and Nosey Parker's anchor). An identifier may run into the name
-    // (`s3SecretAccessKey`, `minioAwsSecretKey`): the match then starts with it, and the left boundary
-    // is checked before the whole identifier.
-    pattern: String.raw`(?:(?:[A-Za-z0-9_.-]*(?:(?:aws[ _.-]?)?secret[ _.-]?access[ _.-]?key|aws[ _.-]?secret[ _.-]?key)|${kAwsKeyId}[\s\S]*?secret[ _.-]?(?:access[ _.-]?)?key)${kLabelToValue}|${kAwsKeyId}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?)([A-Za-z0-9/+]{40})`,
+    // (`s3SecretAccessKey`, `minioAwsSecretKey`): a name's match starts at the name, with no left
+    // boundary, and a key ID's at the character before it, which may not be a letter or digit (or at
+    // the start of the text). Every match thus starts at its trigger or one character before it, so
+    // the window reaches one character back, not the rule's length: a search from a name no longer
+    // reads the 400 characters before it (and back again for a key ID that could start a match).
+    pattern: String.raw`(?:(?:(?:aws[ _.-]?)?secret[ _.-]?access[ _.-]?key|aws[ _.-]?secret[ _.-]?key|${kAwsKeyIdAlone}[\s\S]*?secret[ _.-]?(?:access[ _.-]?)?key)${kLabelToValue}|${kAwsKeyIdAlone}["']?[ \t]{0,3}[,;|:\t][ \t]{0,3}["']?)([A-Za-z0-9/+]{40})`,
     ignoreCase: true,
     group: 1,
     maxLength: kAwsSecretMaxLength,
+    lead: 1,
     hitGate: awsSecretNamed,
-    boundary: { right: kBase64Boundary },
+    boundary: { left: '', right: kBase64Boundary },
     minEntropy: 4,
     examples: {
       positive: [
