@@ -437,9 +437,14 @@ export class Matcher {
     return Math.floor(this.#windowStart(g, r) / kScreenSpan) * 64 + r.screen;
   }
 
-  /** Where a group's window starts: a match overlapping the group starts at most `lead` before it. */
+  /**
+   * Where a group's window starts: a match overlapping the group starts at most `lead` before it, or
+   * what `leadAt` works out from the text before its first trigger (a later trigger's match starts no
+   * earlier: the stretch before it runs back through the first).
+   */
   #windowStart(g: Group, rule: CompiledRule): number {
-    return Math.max(this.#bufStart, g.start - rule.lead - rule.reach);
+    const lead = rule.leadAt === null ? rule.lead : Math.min(rule.lead, rule.leadAt(this.#buf, g.start - this.#bufStart));
+    return Math.max(this.#bufStart, g.start - lead - rule.reach);
   }
 
   /** Confirms a group in its window; `screened`: ask the rule's screen first (regions are cached). */

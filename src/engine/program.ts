@@ -18,6 +18,8 @@ export interface CompiledRule {
   readonly maxLength: number;
   /** How far before its first trigger a match can start (`RuleDef.lead`, default maxLength). */
   readonly lead: number;
+  /** How far before the trigger at `start` a match can start, from the text (`RuleDef.leadAt`); null: `lead`. */
+  readonly leadAt: ((text: string, start: number) => number) | null;
   /** Characters of context each side beyond maxLength (context words, boundary character). */
   readonly reach: number;
   /**
@@ -154,6 +156,7 @@ export function compileProgram(selected: readonly RuleDef[], backend: RegexBacke
     checks: compileChecks(def, minConfidence),
     maxLength: def.maxLength,
     lead: Math.min(def.lead ?? def.maxLength, def.maxLength),
+    leadAt: 'keywords' in def.trigger ? (def.leadAt ?? null) : null,
     reach: contextReach(def),
     contextScreen: screensByContext(def) && withoutContextRank(def, minConfidence) === 0 ? def.maxLength + def.context!.before : 0,
     screen: screenIndex.get(screenOf(def.id) ?? '') ?? -1,

@@ -187,6 +187,15 @@ export interface RuleDef {
    */
   readonly lead?: number;
   /**
+   * For a keyword rule whose matches start before their keyword by a stretch of unbounded length (a
+   * name ending with it: `<DbPassword>`, `key="jdbc.password"`): how far before the trigger at
+   * `start` of `text` a match overlapping it can start, worked out from the text before it (the
+   * engine takes at most `lead`). `text` holds at least `lead` characters before `start` where the
+   * body has them. The engine asks about a group's first trigger only, so a later trigger's answer may
+   * not reach further back than an earlier one's. test/engine/lead.test.ts checks both claims.
+   */
+  readonly leadAt?: (text: string, start: number) => number;
+  /**
    * For a digit-run or token rule: a cheap necessary condition on the run or token that woke it,
    * `text[start, end)` (a run's own text is digits and single separators; `text` is the engine's kept
    * text). False means
@@ -199,7 +208,8 @@ export interface RuleDef {
   /**
    * For a keyword rule: a cheap necessary condition on its hits, asked of each group of them before
    * any pattern call or screen. `text[start, end)` holds the group (its keyword hits and what lies
-   * between them) with the rule's window around it (at least `lead` characters before). False means
+   * between them) with the rule's window around it (at least `lead`, or `leadAt`'s, characters
+   * before). False means
    * no match the rule accepts contains a hit of the group. It must never be false for a group holding
    * an accepted match's hit (test/rules/gates.test.ts holds it to the reference matcher, which has
    * none, on every example and on generated text).

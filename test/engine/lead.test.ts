@@ -31,11 +31,17 @@ function wholeMatches(rule: RuleDef, text: string): Array<[number, number]> {
   return out;
 }
 
-const withLead = allRuleDefs.filter((r) => r.lead !== undefined);
+const withLead = allRuleDefs.filter((r) => r.lead !== undefined || r.leadAt !== undefined);
+
+/** How far before the trigger at `at` a match may start, as the engine takes it. */
+function leadOf(rule: RuleDef, text: string, at: number): number {
+  const lead = Math.min(rule.lead ?? rule.maxLength, rule.maxLength);
+  return rule.leadAt === undefined ? lead : Math.min(lead, rule.leadAt(text, at));
+}
 
 describe('rules that declare a lead', () => {
   it('exist (the engine relies on them for its long-window rules)', () => {
-    expect(withLead.map((r) => r.id)).toEqual(expect.arrayContaining(['jwt', 'private-key']));
+    expect(withLead.map((r) => r.id)).toEqual(expect.arrayContaining(['jwt', 'private-key', 'generic-secret', 'aws-secret-access-key']));
   });
 
   it.each(withLead.map((r) => [r.id, r] as const))('%s: no match starts more than lead before its first trigger', (_id, rule) => {
@@ -46,7 +52,7 @@ describe('rules that declare a lead', () => {
       for (const [ms, me] of wholeMatches(rule, text)) {
         const first = spans.find(([s, e]) => s < me && e > ms);
         expect(first, `${rule.id}: a match without a trigger in ${JSON.stringify(text)}`).toBeDefined();
-        expect(first![0] - ms, `${rule.id} in ${JSON.stringify(text)}`).toBeLessThanOrEqual(rule.lead!);
+        expect(first![0] - ms, `${rule.id} in ${JSON.stringify(text)}`).toBeLessThanOrEqual(leadOf(rule, text, first![0]));
         checked++;
       }
     }
@@ -55,11 +61,13 @@ describe('rules that declare a lead', () => {
 
   // Beyond the examples: strings generated from the pattern itself (fast-check's `stringMatching`),
   // with random text around them. Every whole match that overlaps a trigger must start at most
-  // `lead` before the first one.
+  // `lead` (or `leadAt`'s answer) before the first one.
   it.each(withLead.map((r) => [r.id, r] as const))('%s: the claim holds on strings generated from its pattern', (_id, rule) => {
     // (Without the `i` flag, which stringMatching does not take: a case-insensitive rule matches
     // these too, and case changes no length.)
-    const arb = fc.stringMatching(new RegExp(rule.pattern, 'u'), { size: 'small' });
+    // Name characters, markup and quotes before a match: what a `leadAt` walks back over or stops at.
+    const around = fc.string({ unit: fc.constantFrom(...'aZ09_-.:@/ <"=\''), maxLength: 6 });
+    const arb = fc.tuple(around, fc.stringMatching(new RegExp(rule.pattern, 'u'), { size: 'small' }), around).map(([a, m, b]) => a + m + b);
     let checked = 0;
     fc.assert(
       fc.property(arb, (text) => {
@@ -68,7 +76,12 @@ describe('rules that declare a lead', () => {
           const first = spans.find(([s, e]) => s < me && e > ms);
           if (first === undefined) continue; // no trigger: the rule cannot find it, whatever its lead
           checked++;
-          if (first[0] - ms > rule.lead!) return false;
+          if (first[0] - ms > leadOf(rule, text, first[0])) return false;
+        }
+        // The engine asks about a group's first trigger: a later one's window may not start earlier.
+        spans.sort((a, b) => a[0] - b[0]);
+        for (let k = 1; k < spans.length; k++) {
+          if (spans[k]![0] - leadOf(rule, text, spans[k]![0]) < spans[k - 1]![0] - leadOf(rule, text, spans[k - 1]![0])) return false;
         }
         return true;
       }),

@@ -136,6 +136,26 @@ function genericPattern(keywords: string): string {
   return String.raw`(?:(?:${keywords})${kLabelToValue}|${ownLineElement(keywords)}|(?:key|name)=["'][A-Za-z0-9_.:-]*(?:${keywords})["']>(?:<!\[CDATA\[)?)(${kValueChar}{8,})`;
 }
 /**
+ * `leadAt` of the rules built by `genericPattern`: a match starts at its keyword, or before the name
+ * the keyword ends, at the `<` of an element or at `key="` / `name="`. The name's characters are
+ * walked back from the trigger as the pattern's case-insensitive class reads them (`ſ` and the Kelvin
+ * sign too), and six more allowed for `name="`. Far shorter than the rule's length, the window no
+ * longer reads hundreds of characters before every keyword.
+ */
+function nameLead(text: string, start: number): number {
+  let p = start;
+  while (p > 0 && start - p <= kNameWalk && isNameUnit(text.charCodeAt(p - 1))) p--;
+  return start - p + 6;
+}
+/** Beyond this a name's walk stops: the rules' own length bounds their windows anyway. */
+const kNameWalk = 420;
+/** `[A-Za-z0-9_.:-]` case-insensitively, as RE2 and V8 fold it (`ſ` is an `s`, the Kelvin sign a `k`). */
+function isNameUnit(c: number): boolean {
+  return (c < 128 && kNameUnits[c] === 1) || c === 0x17f || c === 0x212a;
+}
+const kNameUnits = asciiClass('A-Za-z0-9_.:-').ascii;
+
+/**
  * An element named by the label whose value sits on its own line (`<password>⏎  v⏎</password>`, as XML
  * pretty-printers and config templates write it). The opening tag is required: after a closing tag
  * (`</password>⏎FEATURE_X=true`) the next line is something else.
@@ -514,6 +534,7 @@ export const genericRules: readonly RuleDef[] = [
     ignoreCase: true,
     group: 1,
     maxLength: 420,
+    leadAt: nameLead,
     boundary: { left: '', right: kValueEnd },
     // Not gitleaks' flat entropy >= 3.5, which no value under 12 characters reaches: generated
     // passwords pass a length-aware gate, words with numbers and identifiers do not (secret-value.ts).
@@ -594,6 +615,7 @@ export const genericRules: readonly RuleDef[] = [
     ignoreCase: true,
     group: 1,
     maxLength: 420,
+    leadAt: nameLead,
     boundary: { left: '', right: kValueEnd },
     minEntropy: 3.5,
     validate: (v) => !notASecretValue(v),
@@ -625,6 +647,7 @@ export const genericRules: readonly RuleDef[] = [
     ignoreCase: true,
     group: 1,
     maxLength: 420,
+    leadAt: nameLead,
     // The name starts the match: a name character before it means the match began inside a name.
     boundary: { left: 'A-Za-z0-9_.-', right: kValueEndLoose },
     minEntropy: 3,
