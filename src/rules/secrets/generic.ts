@@ -74,6 +74,24 @@ function userinfoBeforeAt(text: string, start: number, end: number): boolean {
   return false;
 }
 
+/**
+ * url-credentials' `leadAt`: a match ends just past the `@` that woke it, so it starts at the scheme
+ * before the `://` that the userinfo characters before the `@` run back to; 0 when they run back to
+ * none (no match holds this `@`: an e-mail address).
+ */
+function urlLead(text: string, at: number): number {
+  let p = at;
+  while (p > 0 && at - p < kUrlCredentialsMaxLength && isUserinfoCode(text.charCodeAt(p - 1))) p--;
+  if (p < 3 || text.charCodeAt(p - 1) !== 47 || text.charCodeAt(p - 2) !== 47 || text.charCodeAt(p - 3) !== 58) return 0;
+  let s = p - 3;
+  while (s > 0 && at - s < kUrlCredentialsMaxLength && isSchemeCode(text.charCodeAt(s - 1))) s--;
+  return at - s;
+}
+const isUserinfoCode = (c: number): boolean => c < 128 && kUserinfo[c] === 1;
+/** The scheme's characters (`[A-Za-z0-9+.-]`). */
+const kScheme = asciiClass('A-Za-z0-9+.-').ascii;
+const isSchemeCode = (c: number): boolean => c < 128 && kScheme[c] === 1;
+
 /** http-auth-token's header names besides `authorization` (its trigger keywords). */
 const kKeyHeaders = 'api-key|apikey|api-token|auth-token|access-token';
 /** What comes between a header name and its value: a quote, `:` or `=`, a quote, a scheme word. */
@@ -311,6 +329,7 @@ export const genericRules: readonly RuleDef[] = [
     pattern: String.raw`[A-Za-z][A-Za-z0-9+.-]*://([${kUserChars}]*:[${kPasswordChars}]+)@[A-Za-z0-9\[]`,
     group: 1,
     maxLength: kUrlCredentialsMaxLength,
+    leadAt: urlLead,
     hitGate: userinfoBeforeAt,
     boundary: { right: '' },
     validate: urlCredentialsValid,
