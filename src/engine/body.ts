@@ -1,4 +1,4 @@
-import type { ScanNotice, ScanReport } from '../types.js';
+import type { Finding, ScanNotice, ScanReport } from '../types.js';
 import { notice } from '../errors.js';
 import { classifyContentType, kSniffBytes, normalizeCharset, sniffKind } from '../content/index.js';
 import { Matcher } from './matcher.js';
@@ -160,7 +160,7 @@ export class BodyScanner {
         }
       }
     }
-    findings.sort((a, b) => a.start - b.start || a.end - b.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+    sortFindings(findings);
     return {
       findings,
       contentKind: this.#kind === 'unknown' ? 'text' : this.#kind,
@@ -194,6 +194,54 @@ export class BodyScanner {
     this.#matcher.push(this.#escapes!.push(text, final));
   }
 }
+
+/** The order of a body's findings: by start, then end, then rule id (a stable sort). */
+function byPlace(a: Finding, b: Finding): number {
+  return a.start - b.start || a.end - b.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+}
+
+/**
+ * Sorts findings `byPlace`. The matcher records them rule by rule in each batch of windows; with a
+ * comparator the sort cost half a millisecond for a dense 1 MiB body's 3,500. Instead each finding's
+ * start, length and index are packed into one number and the numbers sorted natively; findings of
+ * one span (rare) are then ordered by rule id, stably. Out of the packing's bounds, the comparator.
+ */
+export function sortFindings(findings: Finding[]): void {
+  const n = findings.length;
+  if (n < kPackedSortMin || n > kPackedIndexes) {
+    findings.sort(byPlace);
+    return;
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const f = findings[i]!;
+    const length = f.end - f.start;
+    if (!(f.start >= 0 && f.start < kPackedStarts && length >= 0 && length < kPackedLengths)) {
+      findings.sort(byPlace);
+      return;
+    }
+    keys[i] = (f.start * kPackedLengths + length) * kPackedIndexes + i;
+  }
+  keys.sort();
+  const out = new Array<Finding>(n);
+  for (let i = 0; i < n; i++) out[i] = findings[keys[i]! % kPackedIndexes]!;
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && out[j]!.start === out[i]!.start && out[j]!.end === out[i]!.end) j++;
+    if (j - i > 1) {
+      const same = out.slice(i, j).sort(byPlace);
+      for (let k = i; k < j; k++) out[k] = same[k - i]!;
+    }
+    i = j;
+  }
+  for (let i = 0; i < n; i++) findings[i] = out[i]!;
+}
+/** Below this many findings the comparator is as quick. */
+const kPackedSortMin = 64;
+/** The packing's bounds (2^21 · 2^15 · 2^14 = 2^50, exact in a double). */
+const kPackedStarts = 2 ** 21;
+const kPackedLengths = 2 ** 15;
+const kPackedIndexes = 2 ** 14;
 
 /**
  * The pending chunks as one array: a view when they lie back to back in one buffer (the slices of a
