@@ -72,27 +72,39 @@ function cardValidator(brand: Brand): (value: string) => boolean {
   return (value) => {
     let sep = 0;
     let group = 0;
-    let shape = '';
+    let count = 0;
+    // The group sizes so far as one number (`groupingCode`), and how many groups ended.
+    let shape = 0;
+    let groups = 0;
     for (let i = 0; i < value.length; i++) {
       const c = value.charCodeAt(i);
       if (c >= 48 && c <= 57) {
         group++;
+        count++;
         continue;
       }
-      // A separator: the first one met, between two groups of digits.
-      if ((c !== 32 && c !== 45) || (sep !== 0 && c !== sep) || group === 0) return false;
+      // A separator: the first one met, between two groups of digits; no printed grouping has five.
+      if ((c !== 32 && c !== 45) || (sep !== 0 && c !== sep) || group === 0 || ++groups > 4) return false;
       sep = c;
-      shape += `${group}-`;
+      shape = shape * 32 + group;
       group = 0;
     }
-    if (group === 0) return false;
+    if (group === 0 || !brand.lengths.includes(count)) return false;
+    if (sep !== 0 && !(kGroupingCodes[count] ?? []).includes(shape * 32 + group)) return false;
     const digits = sep === 0 ? value : value.replaceAll(String.fromCharCode(sep), '');
-    if (sep !== 0 && !(kGroupings[digits.length] ?? []).includes(`${shape}${group}`)) return false;
-    if (!brand.lengths.includes(digits.length)) return false;
     if (!brand.iin(digits)) return false;
     return luhnValid(digits);
   };
 }
+
+/** A grouping's sizes as one number, five bits each (`4-4-4-4` is ((4·32 + 4)·32 + 4)·32 + 4). */
+function groupingCode(grouping: string): number {
+  return grouping.split('-').reduce((code, size) => code * 32 + Number(size), 0);
+}
+/** `kGroupings` as codes, by number length. */
+const kGroupingCodes: Readonly<Record<number, readonly number[]>> = Object.fromEntries(
+  Object.entries(kGroupings).map(([length, groupings]) => [length, groupings.map(groupingCode)]),
+);
 
 const kMinCardDigits = 12;
 const kMaxCardDigits = 19;
