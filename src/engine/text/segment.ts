@@ -29,29 +29,16 @@ export function offsetAt(seg: Segment, i: number): number {
 
 /** Writes the byte offsets of code units [from, to) of `seg` into `into` from index `at`. */
 export function copyOffsets(seg: Segment, from: number, to: number, into: Int32Array, at: number): void {
-  if (seg.offsets !== null) into.set(seg.offsets.subarray(from, to), at);
-  else if (to - from < kCountedOut) for (let i = from; i < to; i++) into[at + i - from] = seg.base + i;
-  else into.set(counting(seg.base + to).subarray(seg.base + from, seg.base + to), at);
-}
-
-/**
- * Linear offsets are copied out of an array of 0, 1, 2, … (a memory copy) rather than counted out
- * one by one: a log's `\u` escapes turned each whole chunk's offsets into a loop over its characters.
- * The array grows to the largest offset asked (the scan cap bounds it) and is kept by the thread.
- */
-function counting(to: number): Int32Array {
-  if (kCounting.length < to) {
-    // A quarter more each time, in blocks of 64 Ki entries: a 1 MiB body leaves at most 5 MiB.
-    const next = new Int32Array(Math.ceil(Math.max(to, 1.25 * kCounting.length) / 65_536) * 65_536);
-    next.set(kCounting);
-    for (let i = kCounting.length; i < next.length; i++) next[i] = i;
-    kCounting = next;
+  if (seg.offsets !== null) {
+    into.set(seg.offsets.subarray(from, to), at);
+    return;
   }
-  return kCounting;
+  // Linear: index j of `into` gets j + (base + from - at). Counted on the target's index alone (no
+  // property read in the loop): a log's `\u` escapes turn each whole chunk's implied offsets into an
+  // array, and the loop that read `seg.base` at every unit was most of the escape stage there.
+  const d = seg.base + from - at;
+  for (let j = at, end = at + to - from; j < end; j++) into[j] = j + d;
 }
-let kCounting = new Int32Array(0);
-/** Shorter spans are counted out: a view of the array costs more than the loop. */
-const kCountedOut = 64;
 
 /** An empty index array: the non-ASCII units of ASCII text, an OffsetBuffer that holds nothing. */
 export const kNoIndices = new Int32Array(0);
