@@ -73,9 +73,8 @@ function cardValidator(brand: Brand): (value: string) => boolean {
     let sep = 0;
     let group = 0;
     let count = 0;
-    // The group sizes so far as one number (`groupingCode`), and how many groups ended.
+    // The sizes of the groups before the current one, as a grouping code.
     let shape = 0;
-    let groups = 0;
     for (let i = 0; i < value.length; i++) {
       const c = value.charCodeAt(i);
       if (c >= 48 && c <= 57) {
@@ -83,27 +82,32 @@ function cardValidator(brand: Brand): (value: string) => boolean {
         count++;
         continue;
       }
-      // A separator: the first one met, between two groups of digits; no printed grouping has five.
-      if ((c !== 32 && c !== 45) || (sep !== 0 && c !== sep) || group === 0 || ++groups > 4) return false;
+      // A separator: the first one met, between two groups of digits.
+      if ((c !== 32 && c !== 45) || (sep !== 0 && c !== sep) || group === 0) return false;
       sep = c;
       shape = shape * 32 + group;
       group = 0;
     }
     if (group === 0 || !brand.lengths.includes(count)) return false;
-    if (sep !== 0 && !(kGroupingCodes[count] ?? []).includes(shape * 32 + group)) return false;
+    if (sep !== 0 && !printedGrouping(count, shape, group)) return false;
     const digits = sep === 0 ? value : value.replaceAll(String.fromCharCode(sep), '');
     if (!brand.iin(digits)) return false;
     return luhnValid(digits);
   };
 }
 
-/** A grouping's sizes as one number, five bits each (`4-4-4-4` is ((4·32 + 4)·32 + 4)·32 + 4). */
-function groupingCode(grouping: string): number {
-  return grouping.split('-').reduce((code, size) => code * 32 + Number(size), 0);
+/**
+ * Whether a number of `digits` digits, grouped as `shape` (the sizes of the groups before the last,
+ * as a grouping code) and a last group of `last`, is in one of the printed groupings. A grouping code
+ * is the sizes in base 32 (`4-4-4-4` is ((4·32 + 4)·32 + 4)·32 + 4): no strings built per value or
+ * prefix. Groups hold fewer than 32 digits (a number at most 19), so codes differ as groupings do.
+ */
+function printedGrouping(digits: number, shape: number, last: number): boolean {
+  return (kGroupingCodes[digits] ?? []).includes(shape * 32 + last);
 }
 /** `kGroupings` as codes, by number length. */
 const kGroupingCodes: Readonly<Record<number, readonly number[]>> = Object.fromEntries(
-  Object.entries(kGroupings).map(([length, groupings]) => [length, groupings.map(groupingCode)]),
+  Object.entries(kGroupings).map(([length, groupings]) => [length, groupings.map((g) => g.split('-').reduce((code, size) => code * 32 + Number(size), 0))]),
 );
 
 const kMinCardDigits = 12;
@@ -212,7 +216,7 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, b
   let digits: string | null = null;
   // The prefix's shape, grown one digit at a time: its separator (0 none, -1 mixed) and group sizes.
   let kind = 0;
-  let shape = '';
+  let shape = 0;
   let group = 1;
   for (let len = 1; len <= n; len++) {
     const i = len - 1;
@@ -229,14 +233,14 @@ function cardGate(text: string, start: number, end: number, first: Uint8Array, b
     const s = sepBefore[i]!;
     if (s !== 0) {
       kind = kind === 0 || kind === s ? s : -1;
-      shape += `${group}-`;
+      shape = shape * 32 + group;
       group = 0;
     }
     group++;
     if (len < kMinCardDigits || kind === -1) continue;
     // Separated values come only in the brands' groupings (the validator's own rule, checked first
     // because it is cheap and rejects the id-and-status-code runs of logs).
-    if (kind !== 0 && !(kGroupings[len] ?? []).includes(`${shape}${group}`)) continue;
+    if (kind !== 0 && !printedGrouping(len, shape, group)) continue;
     if (((i & 1) === 0 ? odd : even) % 10 !== 0) continue;
     if (digits === null) {
       digits = '';

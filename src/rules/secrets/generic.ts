@@ -49,6 +49,7 @@ const kUserChars = String.raw`A-Za-z0-9._~%!&()*+,;=-`;
 const kPasswordChars = String.raw`A-Za-z0-9._~%!&()*+,;=:-`;
 /** Per ASCII code: 1 for a character of the password class (the user's and `:`). */
 const kUserinfo = asciiClass(kPasswordChars).ascii;
+const isUserinfoCode = (c: number): boolean => c < 128 && kUserinfo[c] === 1;
 const kUrlCredentialsMaxLength = 220;
 
 /**
@@ -66,7 +67,7 @@ function userinfoBeforeAt(text: string, start: number, end: number): boolean {
     let q = p + 3;
     for (; q < text.length && q - (p + 3) <= longest; q++) {
       const c = text.charCodeAt(q);
-      if (c >= 128 || kUserinfo[c] !== 1) break;
+      if (!isUserinfoCode(c)) break;
       if (c === 58) colon = true;
     }
     if (colon && q >= start && q < end && text.charCodeAt(q) === 64) return true;
@@ -87,7 +88,6 @@ function urlLead(text: string, at: number): number {
   while (s > 0 && at - s < kUrlCredentialsMaxLength && isSchemeCode(text.charCodeAt(s - 1))) s--;
   return at - s;
 }
-const isUserinfoCode = (c: number): boolean => c < 128 && kUserinfo[c] === 1;
 /** The scheme's characters (`[A-Za-z0-9+.-]`). */
 const kScheme = asciiClass('A-Za-z0-9+.-').ascii;
 const isSchemeCode = (c: number): boolean => c < 128 && kScheme[c] === 1;
@@ -162,11 +162,11 @@ function genericPattern(keywords: string): string {
  */
 function nameLead(text: string, start: number): number {
   let p = start;
-  while (p > 0 && start - p <= kNameWalk && isNameUnit(text.charCodeAt(p - 1))) p--;
+  while (p > 0 && start - p <= kGenericMaxLength && isNameUnit(text.charCodeAt(p - 1))) p--;
   return start - p + 6;
 }
-/** Beyond this a name's walk stops: the rules' own length bounds their windows anyway. */
-const kNameWalk = 420;
+/** The generic keyword-value rules' longest match; a name's walk back stops there too (the window could not reach further). */
+const kGenericMaxLength = 420;
 /** `[A-Za-z0-9_.:-]` case-insensitively, as RE2 and V8 fold it (`ſ` is an `s`, the Kelvin sign a `k`). */
 function isNameUnit(c: number): boolean {
   return (c < 128 && kNameUnits[c] === 1) || c === 0x17f || c === 0x212a;
@@ -552,7 +552,7 @@ export const genericRules: readonly RuleDef[] = [
     pattern: genericPattern(String.raw`password|passwd|passphrase|[_.-]pass|secret(?:[_.-]?(?:key(?:[_.-]?base)?|token))?`),
     ignoreCase: true,
     group: 1,
-    maxLength: 420,
+    maxLength: kGenericMaxLength,
     leadAt: nameLead,
     boundary: { left: '', right: kValueEnd },
     // Not gitleaks' flat entropy >= 3.5, which no value under 12 characters reaches: generated
@@ -633,7 +633,7 @@ export const genericRules: readonly RuleDef[] = [
     pattern: genericPattern(String.raw`api[_.-]?(?:key|token)|(?:access|auth|refresh|private)[_.-]?token|(?:client|access)[_.-]?key`),
     ignoreCase: true,
     group: 1,
-    maxLength: 420,
+    maxLength: kGenericMaxLength,
     leadAt: nameLead,
     boundary: { left: '', right: kValueEnd },
     minEntropy: 3.5,
@@ -665,7 +665,7 @@ export const genericRules: readonly RuleDef[] = [
     pattern: genericCredentialPattern(),
     ignoreCase: true,
     group: 1,
-    maxLength: 420,
+    maxLength: kGenericMaxLength,
     leadAt: nameLead,
     // The name starts the match: a name character before it means the match began inside a name.
     boundary: { left: 'A-Za-z0-9_.-', right: kValueEndLoose },
